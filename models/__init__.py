@@ -1,0 +1,1 @@
+"""Shipped recognition looks (data files), installed as vision_solver.models."""

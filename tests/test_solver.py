@@ -1,0 +1,187 @@
+"""The solver against an independent brute force, and its known results."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from brute import all_solutions, fewest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from vision_solver import BoardInputError, Rule, Unsolvable, apply_presses, solve
+from vision_solver.rules import press_matrix
+
+# Largest brute-force search per modulus: states ** cells click grids.
+MAX_GRIDS = 4096
+
+
+@st.composite
+def tiny_cases(draw):
+    states = draw(st.sampled_from([2, 3, 4, 6]))
+    pattern = draw(st.sampled_from(["plus", "rowcol", "square", "x"]))
+    wrap = draw(st.booleans())
+    turn = draw(st.sampled_from(["cw", "ccw", "both"]))
+    max_cells = 1
+    while states ** (max_cells + 1) <= MAX_GRIDS:
+        max_cells += 1
+    rows = draw(st.integers(1, max_cells))
+    cols = draw(st.integers(1, max(1, max_cells // rows)))
+    goal = draw(st.integers(0, states - 1))
+    board = draw(
+        st.lists(
+            st.lists(st.integers(0, states - 1), min_size=cols, max_size=cols),
+            min_size=rows,
+            max_size=rows,
+        )
+    )
+    rule = Rule(states=states, pattern=pattern, wrap=wrap, turn=turn, goal=goal)
+    return np.array(board, dtype=np.int64), rule
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(tiny_cases())
+def test_matches_brute_force(case):
+    """Solution count, fewest clicks and unsolvability agree with brute force."""
+    board, rule = case
+    expected = all_solutions(board, rule.states, rule.pattern, rule.wrap, rule.delta, rule.goal)
+    if len(expected) == 0:
+        with pytest.raises(Unsolvable) as info:
+            solve(board, rule)
+        cert = info.value.certificate
+        # The certificate is real: no click changes the weighted sum, the goal does.
+        a = press_matrix(rule, board.shape)
+        w = cert.weights.reshape(-1)
+        assert np.all((w @ a) % rule.states == 0)
+        assert (w @ (rule.goal - board).reshape(-1)) % rule.states == cert.needed != 0
+        return
+    result = solve(board, rule)
+    assert result.solutions == len(expected)
+    assert result.optimal
+    assert result.moves == fewest(expected, rule.states, both=rule.turn == "both")
+    assert np.all(apply_presses(board, result.presses, rule) == rule.goal)
+
+
+def random_solvable(rows, cols, rule, seed):
+    """A board made by clicking at random from the goal, so it is solvable."""
+    rng = np.random.default_rng(seed)
+    goal = np.full((rows, cols), rule.goal, dtype=np.int64)
+    presses = rng.integers(0, rule.states, size=(rows, cols))
+    return apply_presses(goal, -presses, rule)
+
+
+@pytest.mark.parametrize(
+    ("rows", "cols", "states"),
+    [(30, 30, 2), (17, 40, 2), (40, 9, 4), (25, 25, 3), (20, 21, 6), (9, 9, 4)],
+)
+def test_large_plus_boards_replay(rows, cols, states):
+    """Light chasing on larger boards: the answer replays to the goal."""
+    rule = Rule(states=states, pattern="plus", turn="cw")
+    board = random_solvable(rows, cols, rule, seed=rows * cols)
+    result = solve(board, rule)
+    assert result.method == "chase"
+    assert np.all(apply_presses(board, result.presses, rule) == 0)
+
+
+@pytest.mark.parametrize("pattern", ["rowcol", "square", "x"])
+@pytest.mark.parametrize("states", [2, 4, 6])
+def test_other_patterns_replay(pattern, states):
+    rule = Rule(states=states, pattern=pattern, wrap=True)
+    board = random_solvable(7, 8, rule, seed=states)
+    result = solve(board, rule)
+    assert np.all(apply_presses(board, result.presses, rule) == 0)
+
+
+@pytest.mark.parametrize(("n", "count"), [(4, 16), (5, 4), (6, 1), (9, 256), (11, 64)])
+def test_lights_out_nullity(n, count):
+    """An n x n board's solution count is 2**nullity (known values)."""
+    result = solve(np.ones((n, n), dtype=np.int64), Rule.preset("lights-out"))
+    assert result.solutions == count
+
+
+@pytest.mark.parametrize("n", range(1, 21))
+def test_all_lit_always_solvable(n):
+    """The all-lit board is solvable for every size (A symmetric with a 1-diagonal)."""
+    board = np.ones((n, n + 1), dtype=np.int64)
+    result = solve(board, Rule.preset("lights-out"))
+    assert np.all(apply_presses(board, result.presses, Rule.preset("lights-out")) == 0)
+
+
+def test_issue2_cross_flip_sample():
+    """Seed sample: +++- / +--+ / +--+ / -+++ takes 2 clicks, at (1,1) and (4,4)."""
+    board = np.array([[1, 1, 1, 0], [1, 0, 0, 1], [1, 0, 0, 1], [0, 1, 1, 1]])
+    result = solve(board, Rule.preset("cross-flip"))
+    assert result.moves == 2
+    assert [(r + 1, c + 1) for r, c, _ in result.clicks()] == [(1, 1), (4, 4)]
+    assert result.optimal
+
+
+def test_issue2_moon_legend_sample():
+    """Seed sample 3 2 0 / 1 3 2: 8 solutions; the fewest take 7 clicks."""
+    board = np.array([[3, 2, 0], [1, 3, 2]])
+    rule = Rule.preset("moon-legend")
+    result = solve(board, rule)
+    assert result.solutions == 8
+    assert result.moves == 7 == fewest(all_solutions(board, 4), 4)
+    assert result.optimal
+
+
+def test_issue2_moon_legend_sample_both_ways():
+    board = np.array([[3, 2, 0], [1, 3, 2]])
+    result = solve(board, Rule.preset("moon-legend", turn="both"))
+    assert result.moves == fewest(all_solutions(board, 4), 4, both=True)
+    assert result.presses.min() < 0  # some cells are cheaper counter-clockwise
+
+
+def test_issue2_mod4_never_pivots_on_two():
+    """A system where pivoting on 2 goes wrong: only valuation pivoting finds x."""
+    # 2x + y = 1, x + 2y = 0 (mod 4) has the unique solution x = 2, y = 1.
+    from vision_solver.algebra.modular import solve_linear
+
+    a, b = np.array([[2, 1], [1, 2]]), np.array([1, 0])
+    brute = [(x, y) for x in range(4) for y in range(4) if np.all((a @ [x, y] - b) % 4 == 0)]
+    assert brute == [(2, 1)]
+    sol = solve_linear(a, b, 4)
+    assert sol is not None
+    assert sol.particular.tolist() == [2, 1]
+    assert sol.count == 1
+
+
+def test_unsolvable_certificate_message():
+    board = np.zeros((5, 5), dtype=np.int64)
+    board[0, 0] = 1
+    with pytest.raises(Unsolvable, match="cannot all be fixed together"):
+        solve(board, Rule.preset("lights-out"))
+
+
+@pytest.mark.parametrize(
+    ("board", "message"),
+    [
+        ([1, 0], "2-D"),
+        ([[]], "empty"),
+        ([[0, 2]], "holds 2"),
+        ([[0.5]], "integers"),
+    ],
+)
+def test_bad_boards_rejected(board, message):
+    with pytest.raises(BoardInputError, match=message):
+        solve(board, Rule())
+
+
+def test_rule_checks_its_inputs():
+    with pytest.raises(BoardInputError, match="pattern"):
+        Rule(pattern="star")
+    with pytest.raises(BoardInputError, match="goal"):
+        Rule(states=2, goal=2)
+    with pytest.raises(BoardInputError, match="states"):
+        Rule(states=1)
+
+
+def test_large_kernel_reports_not_proven():
+    """Past the proof limit the answer is still correct but not claimed optimal."""
+    rule = Rule.preset("lights-out")
+    board = np.ones((9, 9), dtype=np.int64)  # 256 solutions
+    result = solve(board, rule, limit=16)
+    assert not result.optimal
+    assert np.all(apply_presses(board, result.presses, rule) == 0)
+    full = solve(board, rule)
+    assert full.optimal and full.moves <= result.moves

@@ -1,0 +1,39 @@
+"""vision_solver: read a puzzle board from an image, solve it exactly, draw the answer.
+
+The algebra half needs only numpy::
+
+    >>> from vision_solver import Rule, solve
+    >>> solve([[1, 1], [1, 0]], Rule.preset("lights-out")).moves
+    1
+"""
+
+from __future__ import annotations
+
+from .errors import (
+    BoardInputError,
+    BoardNotFound,
+    BoardSolveError,
+    Certificate,
+    ImageError,
+    ReplayFailed,
+    Unsolvable,
+)
+from .rules import PRESETS, Rule, apply_presses, press_matrix
+from .solve import Solution, solve
+
+__all__ = [
+    "PRESETS",
+    "BoardInputError",
+    "BoardNotFound",
+    "BoardSolveError",
+    "Certificate",
+    "ImageError",
+    "ReplayFailed",
+    "Rule",
+    "Solution",
+    "Unsolvable",
+    "apply_presses",
+    "press_matrix",
+    "solve",
+]
+__version__ = "0.1.0"

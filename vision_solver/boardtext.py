@@ -1,0 +1,153 @@
+"""Typed boards: parse the text of ``boardsolve solve`` and print grids back.
+
+A board is one row per line.  A row is either single characters with no
+separators, in one notation for the whole board, or whitespace-separated
+integers:
+
+========  =====================================
+digits    ``0``-``9``: the state itself
+hash      ``#`` = 1, ``.`` = 0
+sign      ``+`` = 1, ``-`` = 0
+arrows    ``↑ → ↓ ←`` = 0 1 2 3 (up, right, down, left)
+letters   ``U R D L`` = 0 1 2 3
+ints      ``3 2 0`` (any width, spaces or tabs between)
+========  =====================================
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .errors import BoardInputError
+
+NOTATIONS: dict[str, str] = {
+    "digits": "0123456789",
+    "hash": ".#",
+    "sign": "-+",
+    "arrows": "↑→↓←",
+    "letters": "URDL",
+}
+
+
+@dataclass(frozen=True)
+class ParsedBoard:
+    cells: np.ndarray  # (rows, cols) int64
+    notation: str  # a key of NOTATIONS, or "ints"
+
+
+def _notation_of(char: str) -> str | None:
+    for name, alphabet in NOTATIONS.items():
+        if char in alphabet:
+            return name
+    return None
+
+
+def parse_board(text: str, states: int | None = None) -> ParsedBoard:
+    """Parse board text; ``states`` (if given) bounds the values.
+
+    Raises BoardInputError with the 1-based line and column of the first
+    problem: ragged rows, unknown characters, values >= states, empty board.
+    """
+    lines = text.splitlines()
+    numbered = [(i + 1, line.rstrip("\r\n")) for i, line in enumerate(lines)]
+    # Blank lines before and after the board are ignored; inside it they are not.
+    while numbered and not numbered[0][1].strip():
+        numbered.pop(0)
+    while numbered and not numbered[-1][1].strip():
+        numbered.pop()
+    if not numbered:
+        raise BoardInputError("the board is empty: no rows")
+
+    as_ints = any(len(line.split()) > 1 for _, line in numbered)
+    rows: list[list[int]] = []
+    notation = "ints" if as_ints else ""
+    width_line = 0
+    for lineno, line in numbered:
+        if not line.strip():
+            raise BoardInputError(f"line {lineno}: empty line inside the board")
+        if as_ints:
+            row = _parse_int_row(lineno, line)
+        else:
+            row, notation = _parse_char_row(lineno, line, notation)
+        if rows and len(row) != len(rows[0]):
+            raise BoardInputError(
+                f"line {lineno}: {len(row)} cells, but line {width_line} has {len(rows[0])}"
+            )
+        if not rows:
+            width_line = lineno
+        rows.append(row)
+        if states is not None:
+            _check_range(lineno, line, row, states, notation)
+    return ParsedBoard(np.array(rows, dtype=np.int64), notation)
+
+
+def _parse_int_row(lineno: int, line: str) -> list[int]:
+    row = []
+    col = 0
+    for token in line.split():
+        col = line.index(token, col) + 1
+        if not token.lstrip("-").isdigit() or not token.isascii():
+            raise BoardInputError(f"line {lineno}, column {col}: {token!r} is not an integer")
+        row.append(int(token))
+        col += len(token) - 1
+    return row
+
+
+def _parse_char_row(lineno: int, line: str, notation: str) -> tuple[list[int], str]:
+    row = []
+    body = line.strip()
+    start = line.index(body[0])
+    for offset, char in enumerate(body):
+        column = start + offset + 1
+        if not notation:
+            notation = _notation_of(char) or ""
+        alphabet = NOTATIONS.get(notation, "")
+        if char not in alphabet:
+            expected = " ".join(alphabet) if alphabet else "0-9 # . + - ↑ → ↓ ← U R D L"
+            raise BoardInputError(
+                f"line {lineno}, column {column}: unknown character {char!r} "
+                f"(expected one of {expected})"
+            )
+        row.append(alphabet.index(char))
+    return row, notation
+
+
+def _check_range(lineno: int, line: str, row: list[int], states: int, notation: str) -> None:
+    for index, value in enumerate(row):
+        if not 0 <= value < states:
+            column = _column_of(line, index, notation)
+            raise BoardInputError(
+                f"line {lineno}, column {column}: value {value} is not a state of this "
+                f"{states}-state board (0..{states - 1})"
+            )
+
+
+def _column_of(line: str, index: int, notation: str) -> int:
+    if notation != "ints":
+        return len(line) - len(line.lstrip()) + index + 1
+    col = 0
+    for i, token in enumerate(line.split()):
+        col = line.index(token, col)
+        if i == index:
+            return col + 1
+        col += len(token)
+    return col + 1
+
+
+def format_grid(values: np.ndarray, notation: str) -> str:
+    """Rows of ``values`` in ``notation`` when every value has a symbol there, else integers."""
+    values = np.asarray(values, dtype=np.int64)
+    alphabet = NOTATIONS.get(notation)
+    if alphabet and values.min() >= 0 and values.max() < len(alphabet):
+        return "\n".join("".join(alphabet[v] for v in row) for row in values)
+    width = max(len(str(v)) for v in values.reshape(-1))
+    return "\n".join(" ".join(str(v).rjust(width) for v in row) for row in values)
+
+
+def format_presses(presses: np.ndarray, notation: str) -> str:
+    """The click grid: counts are not directions, so arrow notations print digits."""
+    if notation in ("arrows", "letters"):
+        notation = "digits"
+    return format_grid(presses, notation)

@@ -1,0 +1,174 @@
+"""The puzzle model: what a click does to an R x C board of states in Z/m.
+
+A board is an ``(rows, cols)`` integer array with values in ``0..states-1``.
+A click on a cell adds ``delta`` (+1, or -1 for counter-clockwise games) to
+every cell of its *pattern*, modulo ``states``.  Each cell of the pattern is
+changed once, even where ``wrap`` makes two offsets land on the same cell.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Literal
+
+import numpy as np
+
+from .errors import BoardInputError
+
+Pattern = Literal["plus", "rowcol", "square", "x"]
+Turn = Literal["cw", "ccw", "both"]
+
+PATTERNS: tuple[str, ...] = ("plus", "rowcol", "square", "x")
+TURNS: tuple[str, ...] = ("cw", "ccw", "both")
+
+_OFFSETS: dict[str, tuple[tuple[int, int], ...]] = {
+    "plus": ((0, 0), (-1, 0), (1, 0), (0, -1), (0, 1)),
+    "square": tuple((dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)),
+    "x": ((0, 0), (-1, -1), (-1, 1), (1, -1), (1, 1)),
+}
+
+#: name -> (states, pattern, description)
+PRESETS: dict[str, tuple[int, str, str]] = {
+    "lights-out": (2, "plus", "a click toggles the cell and its 4 neighbours"),
+    "cross-flip": (2, "rowcol", "a click flips its whole row and column"),
+    "moon-legend": (
+        4,
+        "plus",
+        "chairs facing up/right/down/left (0..3, clockwise quarter turns from up); "
+        "a click turns the chair and its 4 neighbours a quarter turn",
+    ),
+}
+
+
+@dataclass(frozen=True)
+class Rule:
+    """How clicks act on a board.
+
+    ``states`` is m, ``pattern`` the cells a click changes, ``wrap`` joins
+    opposite edges, ``turn`` says whether a click adds +1 (``cw``), -1
+    (``ccw``), or the player may choose per click (``both``: answers are
+    signed, negative meaning counter-clockwise), and ``goal`` is the state
+    every cell must reach.
+    """
+
+    states: int = 2
+    pattern: str = "plus"
+    wrap: bool = False
+    turn: str = "cw"
+    goal: int = 0
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.states, int | np.integer) or self.states < 2:
+            raise BoardInputError(f"states must be an integer >= 2, not {self.states!r}")
+        if self.states > 2**31:
+            raise BoardInputError(f"states must be at most 2**31, not {self.states}")
+        if self.pattern not in PATTERNS:
+            raise BoardInputError(
+                f"pattern must be one of {', '.join(PATTERNS)}, not {self.pattern!r}"
+            )
+        if self.turn not in TURNS:
+            raise BoardInputError(f"turn must be one of {', '.join(TURNS)}, not {self.turn!r}")
+        if not 0 <= self.goal < self.states:
+            raise BoardInputError(f"goal must be in 0..{self.states - 1}, not {self.goal}")
+
+    @classmethod
+    def preset(cls, name: str, **changes: object) -> Rule:
+        """A named game (``lights-out``, ``cross-flip``, ``moon-legend``) with optional changes."""
+        if name not in PRESETS:
+            raise BoardInputError(f"unknown puzzle {name!r}; known: {', '.join(PRESETS)}")
+        states, pattern, _ = PRESETS[name]
+        return replace(cls(states=states, pattern=pattern), **changes)  # type: ignore[arg-type]
+
+    @property
+    def delta(self) -> int:
+        """What one click adds to each cell of its pattern (``both`` solves with +1)."""
+        return -1 if self.turn == "ccw" else 1
+
+    def cost(self, presses: np.ndarray) -> int:
+        """Number of clicks: the sum of ``|presses|``."""
+        return int(np.abs(np.asarray(presses, dtype=np.int64)).sum())
+
+    def signed(self, presses: np.ndarray) -> np.ndarray:
+        """Press counts as shown to the player.
+
+        For ``cw``/``ccw`` a cell needs ``v`` clicks, ``0 <= v < m``.  For
+        ``both``, ``v`` clockwise clicks equal ``m - v`` counter-clockwise ones;
+        the cheaper is kept and counter-clockwise is written negative.
+        """
+        presses = np.asarray(presses, dtype=np.int64) % self.states
+        if self.turn != "both":
+            return presses
+        m = self.states
+        return np.where(2 * presses > m, presses - m, presses)
+
+
+def pattern_cells(rule: Rule, shape: tuple[int, int], row: int, col: int) -> list[tuple[int, int]]:
+    """The distinct cells a click at ``(row, col)`` changes, in (row, col) order."""
+    rows, cols = shape
+    if rule.pattern == "rowcol":
+        cells = {(row, c) for c in range(cols)} | {(r, col) for r in range(rows)}
+        return sorted(cells)
+    cells = set()
+    for dr, dc in _OFFSETS[rule.pattern]:
+        r, c = row + dr, col + dc
+        if rule.wrap:
+            cells.add((r % rows, c % cols))
+        elif 0 <= r < rows and 0 <= c < cols:
+            cells.add((r, c))
+    return sorted(cells)
+
+
+def press_matrix(rule: Rule, shape: tuple[int, int]) -> np.ndarray:
+    """The 0/1 matrix A with ``A[cell, click] = 1`` when the click changes the cell.
+
+    Cells and clicks are numbered row-major: ``index = row * cols + col``.
+    """
+    rows, cols = shape
+    n = rows * cols
+    matrix = np.zeros((n, n), dtype=np.int64)
+    for r in range(rows):
+        for c in range(cols):
+            click = r * cols + c
+            for rr, cc in pattern_cells(rule, shape, r, c):
+                matrix[rr * cols + cc, click] = 1
+    return matrix
+
+
+def apply_presses(board: np.ndarray, presses: np.ndarray, rule: Rule) -> np.ndarray:
+    """Replay: the board after clicking each cell ``presses[r, c]`` times (signed allowed).
+
+    Works by shifting whole arrays, so it is cheap on a 1000 x 1000 board.
+    """
+    board = np.asarray(board, dtype=np.int64)
+    presses = np.asarray(presses, dtype=np.int64)
+    if board.shape != presses.shape:
+        raise BoardInputError(f"presses shape {presses.shape} differs from board {board.shape}")
+    m = rule.states
+    rows, cols = board.shape
+    effect = np.zeros_like(board)
+    if rule.pattern == "rowcol":
+        # Each click changes its row and its column; the cell itself once.
+        effect = presses.sum(axis=1, keepdims=True) + presses.sum(axis=0, keepdims=True) - presses
+    else:
+        seen: set[tuple[int, int]] = set()
+        for dr, dc in _OFFSETS[rule.pattern]:
+            if rule.wrap:
+                key = (dr % rows, dc % cols)
+                if key in seen:  # a small torus: the same cell reached twice counts once
+                    continue
+                seen.add(key)
+                effect += np.roll(presses, shift=(dr, dc), axis=(0, 1))
+            else:
+                effect += _shifted(presses, dr, dc)
+    return (board + rule.delta * effect) % m
+
+
+def _shifted(values: np.ndarray, dr: int, dc: int) -> np.ndarray:
+    """``out[r, c] = values[r - dr, c - dc]`` with zeros where that falls off the board."""
+    rows, cols = values.shape
+    out = np.zeros_like(values)
+    r0, r1 = max(dr, 0), rows + min(dr, 0)
+    c0, c1 = max(dc, 0), cols + min(dc, 0)
+    if r0 < r1 and c0 < c1:
+        out[r0:r1, c0:c1] = values[r0 - dr : r1 - dr, c0 - dc : c1 - dc]
+    return out

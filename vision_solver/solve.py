@@ -1,0 +1,225 @@
+"""The solve stage: from a board and a rule to the fewest-clicks answer, replayed.
+
+``solve(board, rule)`` checks its inputs, picks a method (light chasing for
+large plus-pattern boards, exact elimination over Z/m otherwise), finds the
+cheapest of all solutions, replays it on the board and only then returns it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .algebra.chase import chase_solve
+from .algebra.modular import LinearSolution, kernel, solve_linear
+from .algebra.search import MAX_CANDIDATES, cheapest
+from .errors import BoardInputError, Certificate, ReplayFailed, Unsolvable
+from .rules import Rule, apply_presses, press_matrix
+
+#: Boards with more cells than this use light chasing when the rule allows it.
+CHASE_ABOVE = 64
+#: Largest board (cells) solved by elimination on the full press matrix.
+DENSE_LIMIT = 4096
+
+
+@dataclass
+class Solution:
+    """The answer to one board.
+
+    ``presses[r, c]`` is how many times to click cell (r, c); with
+    ``turn="both"`` it is signed, negative meaning counter-clockwise.
+    ``moves`` is the total number of clicks, ``optimal`` says whether no
+    solution has fewer (proven by looking at all ``solutions``).
+    """
+
+    board: np.ndarray
+    rule: Rule
+    presses: np.ndarray
+    moves: int
+    optimal: bool
+    solutions: int
+    method: str
+
+    @property
+    def rows(self) -> int:
+        return int(self.board.shape[0])
+
+    @property
+    def cols(self) -> int:
+        return int(self.board.shape[1])
+
+    def clicks(self) -> list[tuple[int, int, int]]:
+        """``(row, col, count)`` for every cell to click, row-major, 0-based."""
+        return [(int(r), int(c), int(self.presses[r, c])) for r, c in np.argwhere(self.presses)]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON object of ``boardsolve solve --json``."""
+        return {
+            "rows": self.rows,
+            "cols": self.cols,
+            "states": self.rule.states,
+            "solvable": True,
+            "presses": self.presses.tolist(),
+            "moves": self.moves,
+            "optimal": self.optimal,
+            "solutions": self.solutions,
+        }
+
+
+def check_board(board: Any, rule: Rule) -> np.ndarray:
+    """The board as an int64 array, or BoardInputError naming what is wrong."""
+    try:
+        array = np.asarray(board)
+    except ValueError as exc:  # ragged nested lists
+        raise BoardInputError(f"board rows must all have the same length ({exc})") from None
+    if array.ndim != 2:
+        raise BoardInputError(f"board must be 2-D (rows x cols), not {array.ndim}-D")
+    if array.size == 0:
+        raise BoardInputError(f"board is empty (shape {array.shape})")
+    if not np.issubdtype(array.dtype, np.integer):
+        if np.issubdtype(array.dtype, np.floating) and np.all(np.mod(array, 1) == 0):
+            array = array.astype(np.int64)
+        else:
+            raise BoardInputError(f"board cells must be integers, not {array.dtype}")
+    array = array.astype(np.int64)
+    bad = np.argwhere((array < 0) | (array >= rule.states))
+    if bad.size:
+        r, c = bad[0]
+        raise BoardInputError(
+            f"cell ({r + 1},{c + 1}) holds {array[r, c]}, not a state of Z/{rule.states} "
+            f"(0..{rule.states - 1})"
+        )
+    return array
+
+
+def cost_table(rule: Rule) -> np.ndarray:
+    """Clicks needed for each press value v in Z/m."""
+    values = np.arange(rule.states, dtype=np.int64)
+    if rule.turn == "both":
+        return np.minimum(values, rule.states - values)
+    return values
+
+
+def solve(board: Any, rule: Rule | None = None, *, limit: int = MAX_CANDIDATES) -> Solution:
+    """Solve ``board`` under ``rule`` (default: lights-out).
+
+    Raises ``Unsolvable`` (with a certificate naming conflicting cells) when no
+    clicks reach the goal, and ``BoardInputError`` for a bad board.
+    """
+    rule = rule or Rule()
+    cells = check_board(board, rule)
+    m = rule.states
+    # Each click adds delta = +-1 to its cells, so the presses must add up to
+    # targets = delta * (goal - board) per cell (delta is its own inverse).
+    targets = (rule.delta * (rule.goal - cells)) % m
+
+    found = _solution_set(targets, rule)
+    if found is None:
+        raise Unsolvable(_certificate(cells, targets, rule))
+    particular, generators, orders, method = found
+    count = 1
+    for order in orders:
+        count *= order
+
+    best = cheapest(particular, generators, orders, cost_table(rule), limit=limit)
+    presses = rule.signed(best.presses)
+    replay = apply_presses(cells, presses, rule)
+    if np.any(replay != rule.goal):
+        wrong = np.argwhere(replay != rule.goal)[0]
+        raise ReplayFailed(
+            f"replaying the answer leaves cell ({wrong[0] + 1},{wrong[1] + 1}) at "
+            f"{replay[tuple(wrong)]}, not {rule.goal}: this is a bug"
+        )
+    return Solution(
+        board=cells,
+        rule=rule,
+        presses=presses,
+        moves=rule.cost(presses),
+        optimal=best.optimal,
+        solutions=count,
+        method=method,
+    )
+
+
+def _uses_chase(shape: tuple[int, int], rule: Rule) -> bool:
+    return rule.pattern == "plus" and not rule.wrap and shape[0] * shape[1] > CHASE_ABOVE
+
+
+def _solution_set(
+    targets: np.ndarray, rule: Rule
+) -> tuple[np.ndarray, np.ndarray, list[int], str] | None:
+    """``(particular, generators, orders, method)`` of ``A x = targets``, or None."""
+    rows, cols = targets.shape
+    m = rule.states
+    if _uses_chase(targets.shape, rule):
+        # Chase along the longer side so the first row holds the fewer unknowns.
+        flip = cols > rows
+        chased = chase_solve(targets.T if flip else targets, m)
+        if chased is None:
+            return None
+        particular, gens, orders = chased
+        if flip:
+            particular, gens = particular.T, np.transpose(gens, (0, 2, 1))
+        return particular, gens, orders, "chase"
+    if rows * cols > DENSE_LIMIT:
+        raise BoardInputError(
+            f"a {rows}x{cols} board with pattern {rule.pattern!r}"
+            f"{' and wrap' if rule.wrap else ''} is too large for exact elimination "
+            f"(at most {DENSE_LIMIT} cells; plus-pattern boards without wrap have no limit)"
+        )
+    solution = solve_linear(press_matrix(rule, (rows, cols)), targets.reshape(-1), m)
+    if solution is None:
+        return None
+    gens = solution.generators.reshape(-1, rows, cols)
+    method = "gf2" if m == 2 else "smith"
+    return solution.particular.reshape(rows, cols), gens, solution.orders, method
+
+
+def quiet_patterns(shape: tuple[int, int], rule: Rule) -> LinearSolution:
+    """Every click grid that changes nothing (the kernel of the press matrix)."""
+    rows, cols = shape
+    zero = np.zeros(shape, dtype=np.int64)
+    if _uses_chase(shape, rule):
+        found = _solution_set(zero, rule)
+        assert found is not None
+        _, gens, orders, _ = found
+        return LinearSolution(rule.states, zero.reshape(-1), gens.reshape(len(orders), -1), orders)
+    return kernel(press_matrix(rule, shape), rule.states)
+
+
+def _certificate(cells: np.ndarray, targets: np.ndarray, rule: Rule) -> Certificate:
+    """Cells whose states cannot all be fixed together.
+
+    Every pattern the rule allows is symmetric (cell a is in b's pattern exactly
+    when b is in a's), so a weighting w of the cells that no click changes is a
+    click grid that changes nothing.  The board is unsolvable exactly when one
+    of those has ``w . targets != 0``; we report one with the fewest cells.
+    """
+    m = rule.states
+    quiet = quiet_patterns(cells.shape, rule)
+    flat_targets = targets.reshape(-1)
+    gens = quiet.generators % m
+    products = (gens @ flat_targets) % m
+    witness: np.ndarray | None = None
+    if quiet.count <= 1 << 12:
+        best_support = None
+        for combo in np.ndindex(*quiet.orders):
+            weights = np.zeros(flat_targets.size, dtype=np.int64)
+            for c, g in zip(combo, gens, strict=True):
+                if c:
+                    weights = (weights + c * g) % m
+            if (weights @ flat_targets) % m == 0:
+                continue
+            support = int(np.count_nonzero(weights))
+            if best_support is None or support < best_support:
+                best_support, witness = support, weights
+    if witness is None:
+        candidates = [g for g, p in zip(gens, products, strict=True) if p % m]
+        assert candidates, "an unsolvable board must have a quiet pattern it fails"
+        witness = min(candidates, key=np.count_nonzero)
+    weights = witness.reshape(cells.shape)
+    needed = int((weights.reshape(-1) @ ((rule.goal - cells) % m).reshape(-1)) % m)
+    marked = [(int(r), int(c)) for r, c in np.argwhere(weights != 0)]
+    return Certificate(weights=weights, states=m, needed=needed, cells=marked)
