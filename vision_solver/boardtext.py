@@ -61,6 +61,10 @@ def parse_board(text: str, states: int | None = None) -> ParsedBoard:
         raise BoardInputError("the board is empty: no rows")
 
     as_ints = any(len(line.split()) > 1 for _, line in numbered)
+    if not as_ints:
+        fast = _parse_chars_fast([line for _, line in numbered], states)
+        if fast is not None:
+            return fast
     rows: list[list[int]] = []
     notation = "ints" if as_ints else ""
     width_line = 0
@@ -81,6 +85,32 @@ def parse_board(text: str, states: int | None = None) -> ParsedBoard:
         if states is not None:
             _check_range(lineno, line, row, states, notation)
     return ParsedBoard(np.array(rows, dtype=np.int64), notation)
+
+
+def _parse_chars_fast(lines: list[str], states: int | None) -> ParsedBoard | None:
+    """Vectorised parse of a clean single-character board (big boards); None if not clean.
+
+    Anything unusual (ragged rows, unknown characters, out-of-range values)
+    returns None so the line-by-line parser can name the exact position.
+    """
+    stripped = [line.strip() for line in lines]
+    width = len(stripped[0])
+    if any(len(line) != width for line in stripped):
+        return None
+    notation = _notation_of(stripped[0][0])
+    if notation is None:
+        return None
+    alphabet = NOTATIONS[notation]
+    codes = np.frombuffer("".join(stripped).encode("utf-32-le"), dtype="<u4")
+    lookup = np.array([ord(ch) for ch in alphabet], dtype=np.uint32)
+    order = np.argsort(lookup)
+    pos = np.clip(np.searchsorted(lookup[order], codes), 0, len(alphabet) - 1)
+    values = order[pos]
+    if np.any(lookup[values] != codes):
+        return None
+    if states is not None and values.max() >= states:
+        return None
+    return ParsedBoard(values.astype(np.int64).reshape(len(stripped), width), notation)
 
 
 def _parse_int_row(lineno: int, line: str) -> list[int]:
@@ -141,7 +171,11 @@ def format_grid(values: np.ndarray, notation: str) -> str:
     values = np.asarray(values, dtype=np.int64)
     alphabet = NOTATIONS.get(notation)
     if alphabet and values.min() >= 0 and values.max() < len(alphabet):
-        return "\n".join("".join(alphabet[v] for v in row) for row in values)
+        symbols = np.array([ord(ch) for ch in alphabet], dtype="<u4")
+        codes = symbols[values]
+        newline = np.full((values.shape[0], 1), ord("\n"), dtype="<u4")
+        text = np.concatenate([codes, newline], axis=1).tobytes().decode("utf-32-le")
+        return text[:-1]
     width = max(len(str(v)) for v in values.reshape(-1))
     return "\n".join(" ".join(str(v).rjust(width) for v in row) for row in values)
 

@@ -188,11 +188,11 @@ def print_solution(board: Any, solution: Any, notation: str, fmt: OutputFormat) 
         typer.echo(json.dumps(solution.to_dict()))
         return
     if fmt is OutputFormat.list:
-        typer.echo(str(solution.moves))
+        lines = [str(solution.moves)]
         for r, c, count in solution.clicks():
             line = f"{r + 1} {c + 1}" + (" ccw" if count < 0 else "")
-            for _ in range(abs(count)):
-                typer.echo(line)
+            lines.extend([line] * abs(count))
+        typer.echo("\n".join(lines))
         return
     typer.echo("board:")
     typer.echo(format_grid(board, notation))

@@ -137,19 +137,27 @@ def press_matrix(rule: Rule, shape: tuple[int, int]) -> np.ndarray:
 def apply_presses(board: np.ndarray, presses: np.ndarray, rule: Rule) -> np.ndarray:
     """Replay: the board after clicking each cell ``presses[r, c]`` times (signed allowed).
 
-    Works by shifting whole arrays, so it is cheap on a 1000 x 1000 board.
+    Works by adding shifted copies of the whole press grid, so it is cheap on a
+    1000 x 1000 board.
     """
-    board = np.asarray(board, dtype=np.int64)
-    presses = np.asarray(presses, dtype=np.int64)
+    board = np.asarray(board)
+    presses = np.asarray(presses)
     if board.shape != presses.shape:
         raise BoardInputError(f"presses shape {presses.shape} differs from board {board.shape}")
     m = rule.states
     rows, cols = board.shape
-    effect = np.zeros_like(board)
+    # Reduce first, then sum at most 9 values below m: int32 is enough unless m is huge.
+    dtype = np.int32 if m <= 2**27 else np.int64
+    reduced = (presses % m).astype(dtype)
     if rule.pattern == "rowcol":
         # Each click changes its row and its column; the cell itself once.
-        effect = presses.sum(axis=1, keepdims=True) + presses.sum(axis=0, keepdims=True) - presses
+        effect = (
+            reduced.sum(axis=1, keepdims=True, dtype=np.int64)
+            + reduced.sum(axis=0, keepdims=True, dtype=np.int64)
+            - reduced
+        ) % m
     else:
+        effect = np.zeros_like(reduced)
         seen: set[tuple[int, int]] = set()
         for dr, dc in _OFFSETS[rule.pattern]:
             if rule.wrap:
@@ -157,18 +165,20 @@ def apply_presses(board: np.ndarray, presses: np.ndarray, rule: Rule) -> np.ndar
                 if key in seen:  # a small torus: the same cell reached twice counts once
                     continue
                 seen.add(key)
-                effect += np.roll(presses, shift=(dr, dc), axis=(0, 1))
+                effect += np.roll(reduced, shift=(dr, dc), axis=(0, 1))
             else:
-                effect += _shifted(presses, dr, dc)
-    return (board + rule.delta * effect) % m
+                _add_shifted(effect, reduced, dr, dc)
+    if rule.delta < 0:
+        np.negative(effect, out=effect)
+    effect += (board % m).astype(effect.dtype, copy=False)
+    effect %= m
+    return effect.astype(np.int64, copy=False)
 
 
-def _shifted(values: np.ndarray, dr: int, dc: int) -> np.ndarray:
-    """``out[r, c] = values[r - dr, c - dc]`` with zeros where that falls off the board."""
+def _add_shifted(out: np.ndarray, values: np.ndarray, dr: int, dc: int) -> None:
+    """``out[r, c] += values[r - dr, c - dc]`` wherever that stays on the board."""
     rows, cols = values.shape
-    out = np.zeros_like(values)
     r0, r1 = max(dr, 0), rows + min(dr, 0)
     c0, c1 = max(dc, 0), cols + min(dc, 0)
     if r0 < r1 and c0 < c1:
-        out[r0:r1, c0:c1] = values[r0 - dr : r1 - dr, c0 - dc : c1 - dc]
-    return out
+        out[r0:r1, c0:c1] += values[r0 - dr : r1 - dr, c0 - dc : c1 - dc]

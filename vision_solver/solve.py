@@ -52,7 +52,9 @@ class Solution:
 
     def clicks(self) -> list[tuple[int, int, int]]:
         """``(row, col, count)`` for every cell to click, row-major, 0-based."""
-        return [(int(r), int(c), int(self.presses[r, c])) for r, c in np.argwhere(self.presses)]
+        where = np.argwhere(self.presses)
+        counts = self.presses[where[:, 0], where[:, 1]]
+        return list(zip(where[:, 0].tolist(), where[:, 1].tolist(), counts.tolist(), strict=True))
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON object of ``boardsolve solve --json``."""
@@ -83,10 +85,9 @@ def check_board(board: Any, rule: Rule) -> np.ndarray:
             array = array.astype(np.int64)
         else:
             raise BoardInputError(f"board cells must be integers, not {array.dtype}")
-    array = array.astype(np.int64)
-    bad = np.argwhere((array < 0) | (array >= rule.states))
-    if bad.size:
-        r, c = bad[0]
+    array = array.astype(np.int64, copy=False)
+    if array.min() < 0 or array.max() >= rule.states:
+        r, c = np.argwhere((array < 0) | (array >= rule.states))[0]
         raise BoardInputError(
             f"cell ({r + 1},{c + 1}) holds {array[r, c]}, not a state of Z/{rule.states} "
             f"(0..{rule.states - 1})"

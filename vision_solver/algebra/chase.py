@@ -26,17 +26,21 @@ def _forced_rows(first: np.ndarray, targets: np.ndarray, m: int) -> np.ndarray:
     is ``(R, C)`` (the change each cell needs, in click units) or 0.
     """
     rows = targets.shape[0]
-    presses = np.zeros((rows, *first.shape), dtype=np.int64)
+    # Values stay below m and a cell sums 4 of them: int32 suffices unless m is huge.
+    dtype = np.int32 if m <= 2**28 else np.int64
+    presses = np.empty((rows, *first.shape), dtype=dtype)
     presses[0] = first % m
-    above = np.zeros_like(presses[0])
+    targets = np.asarray(targets, dtype=dtype)
+    total = np.empty_like(presses[0])
     for i in range(rows - 1):
         cur = presses[i]
-        total = cur + above
+        np.add(cur, presses[i - 1], out=total) if i else np.copyto(total, cur)
         total[..., 1:] += cur[..., :-1]
         total[..., :-1] += cur[..., 1:]
-        presses[i + 1] = (targets[i] - total) % m
-        above = cur
-    return presses
+        nxt = presses[i + 1]
+        np.subtract(targets[i], total, out=nxt)
+        nxt %= m
+    return presses.astype(np.int64)
 
 
 def _chase_forms_gf2(targets: np.ndarray) -> np.ndarray:
@@ -60,6 +64,45 @@ def _chase_forms_gf2(targets: np.ndarray) -> np.ndarray:
         nxt[:, const_word] ^= targets[i].astype(np.uint64) << shift
         above, current = current, nxt
     return current
+
+
+def _add4(a_lo: np.ndarray, a_hi: np.ndarray, b_lo: np.ndarray, b_hi: np.ndarray) -> None:
+    """In place ``a += b`` on Z/4 values stored as two bit-planes (value = lo + 2 hi)."""
+    carry = a_lo & b_lo
+    a_lo ^= b_lo
+    a_hi ^= b_hi
+    a_hi ^= carry
+
+
+def _chase_forms_z4(targets: np.ndarray) -> np.ndarray:
+    """Z/4: the forms of the virtual row, computed on two packed bit-planes.
+
+    A Z/4 value is ``lo + 2 * hi``; adding two values is an XOR on each plane
+    with the carry ``lo & lo`` going into ``hi``, and ``-v`` is ``hi ^= lo``.
+    So each row of forms costs a few whole-array bit operations, like GF(2).
+    """
+    rows, cols = targets.shape
+    width = cols + 1
+    const_word, const_bit = divmod(cols, 64)
+    shift = np.uint64(const_bit)
+    cur_lo = gf2.pack(np.eye(cols, dtype=np.uint8), width)
+    cur_hi = np.zeros_like(cur_lo)
+    above_lo = np.zeros_like(cur_lo)
+    above_hi = np.zeros_like(cur_lo)
+    for i in range(rows):
+        # total = cur + above + left neighbour + right neighbour
+        lo = cur_lo ^ above_lo
+        hi = cur_hi ^ above_hi
+        hi ^= cur_lo & above_lo
+        _add4(lo[1:], hi[1:], cur_lo[:-1], cur_hi[:-1])
+        _add4(lo[:-1], hi[:-1], cur_lo[1:], cur_hi[1:])
+        # next = target - total: negate, then add the target in the constant column
+        hi ^= lo
+        t = targets[i].astype(np.uint64)
+        _add4(lo[:, const_word], hi[:, const_word], (t & np.uint64(1)) << shift,
+              (t >> np.uint64(1)) << shift)
+        above_lo, above_hi, cur_lo, cur_hi = cur_lo, cur_hi, lo, hi
+    return gf2.unpack(cur_lo, width).astype(np.int64) + 2 * gf2.unpack(cur_hi, width)
 
 
 def _chase_forms_int(targets: np.ndarray, m: int) -> np.ndarray:
@@ -100,7 +143,7 @@ def chase_solve(targets: np.ndarray, m: int) -> tuple[np.ndarray, np.ndarray, li
     if m == 2:
         first: LinearSolution | None = gf2.solve_packed(_chase_forms_gf2(targets), cols)
     else:
-        forms = _chase_forms_int(targets, m)
+        forms = _chase_forms_z4(targets) if m == 4 else _chase_forms_int(targets, m)
         first = solve_linear(forms[:, :cols], (-forms[:, cols]) % m, m)
     if first is None:
         return None

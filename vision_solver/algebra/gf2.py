@@ -114,3 +114,17 @@ def solve(a: np.ndarray, b: np.ndarray) -> LinearSolution | None:
     n_vars = a.shape[1]
     augmented = np.concatenate([a & 1, (np.asarray(b) & 1)[:, None]], axis=1).astype(np.uint8)
     return solve_packed(pack(augmented), n_vars)
+
+
+def inverse(a: np.ndarray) -> np.ndarray | None:
+    """The inverse of a square 0/1 matrix over GF(2) as uint8, or None if singular.
+
+    Eliminates ``[a | I]``: once the left half is the identity, the right half
+    is the inverse.
+    """
+    n = a.shape[0]
+    augmented = np.concatenate([np.asarray(a, dtype=np.uint8) & 1, np.eye(n, dtype=np.uint8)], 1)
+    reduced, pivots = eliminate(pack(augmented), n)
+    if len(pivots) < n:
+        return None
+    return unpack(reduced, 2 * n)[:, n:]

@@ -141,6 +141,10 @@ def solve_prime_power(a: np.ndarray, b: np.ndarray, p: int, k: int) -> LinearSol
     q = p**k
     if q == 2:
         return gf2.solve(a % 2, b % 2)
+    if k > 1 and a.shape[0] == a.shape[1]:
+        lifted = _hensel(a, b, p, k)
+        if lifted is not None:
+            return lifted
 
     m = a % q
     rhs = b % q
@@ -221,3 +225,35 @@ def solve_prime_power(a: np.ndarray, b: np.ndarray, p: int, k: int) -> LinearSol
         orders.append(q)
     gens = np.array(generators, dtype=np.int64).reshape(len(generators), n_var)
     return LinearSolution(q, particular, gens, orders)
+
+
+def _hensel(a: np.ndarray, b: np.ndarray, p: int, k: int) -> LinearSolution | None:
+    """Solve a square system mod p**k by lifting, when it is invertible mod p.
+
+    If ``a`` is invertible mod p it is invertible mod p**k and the solution is
+    unique.  Write ``x = y_0 + p y_1 + ... + p**(k-1) y_(k-1)``: each digit y_j
+    solves ``a y_j = (b - a x_so_far) / p**j (mod p)``, a system over the field
+    Z/p, and the division is exact because the earlier digits already made the
+    residual a multiple of p**j.  Returns None when ``a`` is singular mod p.
+    """
+    q = p**k
+    n = a.shape[0]
+    reduced = a % q
+    inverse_mod_2 = gf2.inverse(reduced) if p == 2 else None
+    if p == 2 and inverse_mod_2 is None:
+        return None
+    x = np.zeros(n, dtype=np.int64)
+    power = 1
+    for _ in range(k):
+        residual = ((b - _matvec_mod(reduced, x, q)) % q // power) % p
+        if inverse_mod_2 is not None:
+            # uint8 sums wrap modulo 256, which keeps their parity exact.
+            digit_values = (inverse_mod_2 @ residual.astype(np.uint8)) & 1
+        else:
+            digit = solve_prime_power(reduced, residual, p, 1)
+            if digit is None or digit.generators.shape[0]:
+                return None  # singular mod p: fall back to full elimination
+            digit_values = digit.particular
+        x = (x + power * digit_values.astype(np.int64)) % q
+        power *= p
+    return LinearSolution(q, x, np.zeros((0, n), dtype=np.int64), [])

@@ -48,6 +48,8 @@ def cheapest(
     gens = generators.reshape(len(orders), x0.size).astype(np.int64) % m
     cost_table = np.asarray(cost_table, dtype=np.int64)
     total = prod(orders, start=1)
+    if total == 1:
+        return Cheapest(x0.reshape(shape), int(cost_table[x0].sum()), True, 1)
     n = max(1, x0.size)
     if total <= limit and total * n <= MAX_WORK:
         if m == 2:
