@@ -54,6 +54,7 @@ def write_board(board: np.ndarray, path: Path, ints: bool) -> None:
 
 def run_process(args: list[str], repeat: int) -> tuple[float, float]:
     """Best wall time of a command and the peak RSS (MiB) of the children so far."""
+
     def once() -> None:
         subprocess.run(args, check=True, stdout=subprocess.DEVNULL)
 
@@ -80,8 +81,14 @@ def main() -> None:
     if shutil.which("g++"):
         exe = workdir / "lights_out_bitset"
         subprocess.run(
-            ["g++", "-O2", "-march=native", "-o", str(exe),
-             str(HERE / "reference" / "lights_out_bitset.cpp")],
+            [
+                "g++",
+                "-O2",
+                "-march=native",
+                "-o",
+                str(exe),
+                str(HERE / "reference" / "lights_out_bitset.cpp"),
+            ],
             check=True,
         )
         reference, _ = run_process([str(exe), str(lights_file)], repeat)
@@ -94,8 +101,12 @@ def main() -> None:
     rows.append((f"solve() lights-out {n}x{n} (in-process, replayed)", f"{api:.3f} s"))
     if reference:
         rows.append(("  ratio to reference", f"{api / reference:.1f}x"))
-    rows.append(("  clicks / solutions / optimal",
-                 f"{result.moves} / {result.solutions} / {result.optimal}"))
+    rows.append(
+        (
+            "  clicks / solutions / optimal",
+            f"{result.moves} / {result.solutions} / {result.optimal}",
+        )
+    )
 
     cli, peak = run_process(
         [sys.executable, "-m", "vision_solver", "solve", str(lights_file), "--json"], repeat
@@ -112,13 +123,25 @@ def main() -> None:
     rows.append((f"solve() moon-legend {n}x{n} (in-process, replayed)", f"{api_moon:.3f} s"))
     if reference:
         rows.append(("  ratio to C++ lights-out reference", f"{api_moon / reference:.1f}x"))
-    rows.append(("  clicks / solutions / optimal",
-                 f"{result.moves} / {result.solutions} / {result.optimal}"))
+    rows.append(
+        (
+            "  clicks / solutions / optimal",
+            f"{result.moves} / {result.solutions} / {result.optimal}",
+        )
+    )
     moon_file = workdir / "moon.txt"
     write_board(moon_board, moon_file, ints=False)
     cli_moon, _ = run_process(
-        [sys.executable, "-m", "vision_solver", "solve", str(moon_file), "-p", "moon-legend",
-         "--json"],
+        [
+            sys.executable,
+            "-m",
+            "vision_solver",
+            "solve",
+            str(moon_file),
+            "-p",
+            "moon-legend",
+            "--json",
+        ],
         repeat,
     )
     rows.append((f"boardsolve solve moon-legend {n}x{n} --json (process)", f"{cli_moon:.3f} s"))

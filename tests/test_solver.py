@@ -187,16 +187,8 @@ def test_large_kernel_reports_not_proven():
     assert full.optimal and full.moves <= result.moves
 
 
-@pytest.mark.parametrize(("rows", "cols"), [(1, 1), (5, 7), (13, 3), (70, 65), (3, 130)])
-def test_z4_bitplane_chase_matches_integer_chase(rows, cols):
-    from vision_solver.algebra import chase
-
-    targets = np.random.default_rng(rows * cols).integers(0, 4, (rows, cols))
-    assert np.array_equal(chase._chase_forms_z4(targets), chase._chase_forms_int(targets, 4))
-
-
 @settings(max_examples=100, deadline=None)
-@given(st.integers(2, 9), st.integers(2, 9), st.sampled_from([2, 3, 4, 6, 8]), st.integers(0, 9))
+@given(st.integers(1, 12), st.integers(1, 12), st.sampled_from([2, 3, 4, 6, 8]), st.integers(0, 9))
 def test_chase_agrees_with_elimination(rows, cols, states, seed):
     """Light chasing and full elimination give the same solution set."""
     from vision_solver.algebra.chase import chase_solve

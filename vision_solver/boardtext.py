@@ -101,12 +101,15 @@ def _parse_chars_fast(lines: list[str], states: int | None) -> ParsedBoard | Non
     if notation is None:
         return None
     alphabet = NOTATIONS[notation]
+    # Map code points through a table: -1 marks characters outside the notation.
     codes = np.frombuffer("".join(stripped).encode("utf-32-le"), dtype="<u4")
-    lookup = np.array([ord(ch) for ch in alphabet], dtype=np.uint32)
-    order = np.argsort(lookup)
-    pos = np.clip(np.searchsorted(lookup[order], codes), 0, len(alphabet) - 1)
-    values = order[pos]
-    if np.any(lookup[values] != codes):
+    table = np.full(max(ord(ch) for ch in alphabet) + 1, -1, dtype=np.int64)
+    for value, char in enumerate(alphabet):
+        table[ord(char)] = value
+    if codes.max() >= table.size:
+        return None
+    values = table[codes]
+    if values.min() < 0:
         return None
     if states is not None and values.max() >= states:
         return None

@@ -268,10 +268,11 @@ def solve(
         fail(f"{where}: {exc}")
     default = "moon-legend" if parsed.notation in ("arrows", "letters") else "lights-out"
     rule = build_rule(puzzle, states, pattern, wrap, turn, goal, default=default)
-    try:
-        parsed = parse_board(text, rule.states)
-    except BoardSolveError as exc:
-        fail(f"{where}: {exc}")
+    if parsed.cells.max() >= rule.states:
+        try:  # parse again, bounded, for the exact line and column of the bad value
+            parse_board(text, rule.states)
+        except BoardSolveError as exc:
+            fail(f"{where}: {exc}")
     fmt = _chosen_format(json_output, output_format)
     try:
         solution = solve_board(parsed.cells, rule)

@@ -13,6 +13,7 @@ from typing import Literal
 
 import numpy as np
 
+from .algebra.ints import reduce_mod, work_dtype
 from .errors import BoardInputError
 
 Pattern = Literal["plus", "rowcol", "square", "x"]
@@ -95,7 +96,7 @@ class Rule:
         ``both``, ``v`` clockwise clicks equal ``m - v`` counter-clockwise ones;
         the cheaper is kept and counter-clockwise is written negative.
         """
-        presses = np.asarray(presses, dtype=np.int64) % self.states
+        presses = reduce_mod(np.array(presses, dtype=np.int64), self.states)
         if self.turn != "both":
             return presses
         m = self.states
@@ -146,16 +147,17 @@ def apply_presses(board: np.ndarray, presses: np.ndarray, rule: Rule) -> np.ndar
         raise BoardInputError(f"presses shape {presses.shape} differs from board {board.shape}")
     m = rule.states
     rows, cols = board.shape
-    # Reduce first, then sum at most 9 values below m: int32 is enough unless m is huge.
-    dtype = np.int32 if m <= 2**27 else np.int64
-    reduced = (presses % m).astype(dtype)
+    # Reduce first, then sum at most 9 values below m in the smallest type that holds them.
+    dtype = work_dtype(m)
+    reduced = reduce_mod(presses.astype(dtype), m)
     if rule.pattern == "rowcol":
         # Each click changes its row and its column; the cell itself once.
-        effect = (
+        effect = reduce_mod(
             reduced.sum(axis=1, keepdims=True, dtype=np.int64)
             + reduced.sum(axis=0, keepdims=True, dtype=np.int64)
-            - reduced
-        ) % m
+            - reduced,
+            m,
+        ).astype(dtype)
     else:
         effect = np.zeros_like(reduced)
         seen: set[tuple[int, int]] = set()
@@ -168,11 +170,11 @@ def apply_presses(board: np.ndarray, presses: np.ndarray, rule: Rule) -> np.ndar
                 effect += np.roll(reduced, shift=(dr, dc), axis=(0, 1))
             else:
                 _add_shifted(effect, reduced, dr, dc)
+        reduce_mod(effect, m)
     if rule.delta < 0:
         np.negative(effect, out=effect)
-    effect += (board % m).astype(effect.dtype, copy=False)
-    effect %= m
-    return effect.astype(np.int64, copy=False)
+    effect += reduce_mod(board.astype(dtype), m)
+    return reduce_mod(effect, m).astype(np.int64)
 
 
 def _add_shifted(out: np.ndarray, values: np.ndarray, dr: int, dc: int) -> None:

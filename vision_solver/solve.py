@@ -16,7 +16,7 @@ from .algebra.chase import chase_solve
 from .algebra.modular import LinearSolution, kernel, solve_linear
 from .algebra.search import MAX_CANDIDATES, cheapest
 from .errors import BoardInputError, Certificate, ReplayFailed, Unsolvable
-from .rules import Rule, apply_presses, press_matrix
+from .rules import Rule, apply_presses, press_matrix, reduce_mod
 
 #: Boards with more cells than this use light chasing when the rule allows it.
 CHASE_ABOVE = 64
@@ -114,7 +114,7 @@ def solve(board: Any, rule: Rule | None = None, *, limit: int = MAX_CANDIDATES) 
     m = rule.states
     # Each click adds delta = +-1 to its cells, so the presses must add up to
     # targets = delta * (goal - board) per cell (delta is its own inverse).
-    targets = (rule.delta * (rule.goal - cells)) % m
+    targets = reduce_mod(rule.delta * (rule.goal - cells), m)
 
     found = _solution_set(targets, rule)
     if found is None:

@@ -5,17 +5,18 @@ row below is the click at ``(i + 1, j)``, and it does so with coefficient 1,
 a unit in every Z/m.  So once the clicks of rows ``0..i`` are known, the
 clicks of row ``i + 1`` are forced: they must finish cell ``(i, j)``.
 
-We therefore treat the C clicks of the first row as unknowns, carry every
-click of the board as an *affine form* in those unknowns (C coefficients and a
-constant), "chase" row by row down the board, and end with the C conditions
-of the last row: a C x C system instead of an (R*C) x (R*C) one.
+We therefore treat the C clicks of the first row as unknowns u: every later
+click is an affine function of u, and "chasing" row by row down the board
+ends with the C conditions of the last row, a C x C system instead of an
+(R*C) x (R*C) one.  Solving it gives every admissible first row; chasing
+each of those down gives the whole click grid.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from . import gf2
+from .ints import reduce_mod, work_dtype
 from .modular import LinearSolution, solve_linear
 
 
@@ -26,10 +27,10 @@ def _forced_rows(first: np.ndarray, targets: np.ndarray, m: int) -> np.ndarray:
     is ``(R, C)`` (the change each cell needs, in click units) or 0.
     """
     rows = targets.shape[0]
-    # Values stay below m and a cell sums 4 of them: int32 suffices unless m is huge.
-    dtype = np.int32 if m <= 2**28 else np.int64
+    # Values stay in 0..m-1 and a cell sums 5 of them.
+    dtype = work_dtype(m, terms=5)
     presses = np.empty((rows, *first.shape), dtype=dtype)
-    presses[0] = first % m
+    presses[0] = reduce_mod(np.asarray(first, dtype=np.int64), m)
     targets = np.asarray(targets, dtype=dtype)
     total = np.empty_like(presses[0])
     for i in range(rows - 1):
@@ -39,94 +40,48 @@ def _forced_rows(first: np.ndarray, targets: np.ndarray, m: int) -> np.ndarray:
         total[..., :-1] += cur[..., 1:]
         nxt = presses[i + 1]
         np.subtract(targets[i], total, out=nxt)
-        nxt %= m
+        reduce_mod(nxt, m)
     return presses.astype(np.int64)
 
 
-def _chase_forms_gf2(targets: np.ndarray) -> np.ndarray:
-    """GF(2): the packed affine forms of the virtual row below the board.
+def _chase_system(targets: np.ndarray, m: int) -> tuple[np.ndarray, np.ndarray]:
+    """The last row's conditions ``M u = c`` on the first row's clicks u.
 
-    Each form has C coefficient bits and the constant at bit C; the board is
-    solvable exactly for the first rows that make every such form zero.
+    Chasing gives row ``i + 1`` of clicks as ``t_i - T x_i - x_(i-1)``, where
+    ``(T v)_j = v_(j-1) + v_j + v_(j+1)`` (a click's own row).  So the virtual
+    row R below the board is ``M u + x_R``, where ``x_R`` is the chase of the
+    targets from an all-zero first row and ``M = p_R(T)`` is a polynomial in T.
+
+    Carrying the whole C x C matrix down the board costs O(R C**2).  Instead we
+    chase only its first column ``M e_0`` (one vector), and get every other
+    column from ``e_(j+1) = T e_j - e_j - e_(j-1)``: since M commutes with T,
+    ``M e_(j+1) = T (M e_j) - M e_j - M e_(j-1)``.  Total cost O(R C + C**2).
     """
     rows, cols = targets.shape
-    width = cols + 1
-    const_word, const_bit = divmod(cols, 64)
-    current = gf2.pack(np.eye(cols, dtype=np.uint8), width)  # row 0: x_j is unknown j
-    above = np.zeros_like(current)
-    shift = np.uint64(const_bit)
+    # Two chases side by side: [0] from u = e_0 without targets, [1] from u = 0 with them.
+    cur = np.zeros((2, cols), dtype=np.int64)
+    cur[0, 0] = 1
+    above = np.zeros_like(cur)
+    drive = np.zeros((2, cols), dtype=np.int64)
     for i in range(rows):
-        # The clicks of row i+1 must equal target(i,j) + (clicks that already
-        # touched (i,j)): the cell itself, its left/right neighbours, the cell above.
-        nxt = current ^ above
-        nxt[1:] ^= current[:-1]
-        nxt[:-1] ^= current[1:]
-        nxt[:, const_word] ^= targets[i].astype(np.uint64) << shift
-        above, current = current, nxt
-    return current
-
-
-def _add4(a_lo: np.ndarray, a_hi: np.ndarray, b_lo: np.ndarray, b_hi: np.ndarray) -> None:
-    """In place ``a += b`` on Z/4 values stored as two bit-planes (value = lo + 2 hi)."""
-    carry = a_lo & b_lo
-    a_lo ^= b_lo
-    a_hi ^= b_hi
-    a_hi ^= carry
-
-
-def _chase_forms_z4(targets: np.ndarray) -> np.ndarray:
-    """Z/4: the forms of the virtual row, computed on two packed bit-planes.
-
-    A Z/4 value is ``lo + 2 * hi``; adding two values is an XOR on each plane
-    with the carry ``lo & lo`` going into ``hi``, and ``-v`` is ``hi ^= lo``.
-    So each row of forms costs a few whole-array bit operations, like GF(2).
-    """
-    rows, cols = targets.shape
-    width = cols + 1
-    const_word, const_bit = divmod(cols, 64)
-    shift = np.uint64(const_bit)
-    cur_lo = gf2.pack(np.eye(cols, dtype=np.uint8), width)
-    cur_hi = np.zeros_like(cur_lo)
-    above_lo = np.zeros_like(cur_lo)
-    above_hi = np.zeros_like(cur_lo)
-    for i in range(rows):
-        # total = cur + above + left neighbour + right neighbour
-        lo = cur_lo ^ above_lo
-        hi = cur_hi ^ above_hi
-        hi ^= cur_lo & above_lo
-        _add4(lo[1:], hi[1:], cur_lo[:-1], cur_hi[:-1])
-        _add4(lo[:-1], hi[:-1], cur_lo[1:], cur_hi[1:])
-        # next = target - total: negate, then add the target in the constant column
-        hi ^= lo
-        t = targets[i].astype(np.uint64)
-        _add4(lo[:, const_word], hi[:, const_word], (t & np.uint64(1)) << shift,
-              (t >> np.uint64(1)) << shift)
-        above_lo, above_hi, cur_lo, cur_hi = cur_lo, cur_hi, lo, hi
-    return gf2.unpack(cur_lo, width).astype(np.int64) + 2 * gf2.unpack(cur_hi, width)
-
-
-def _chase_forms_int(targets: np.ndarray, m: int) -> np.ndarray:
-    """Z/m: the affine forms ``(C, C + 1)`` of the virtual row below the board.
-
-    For m a power of two up to 256, uint8 arithmetic wraps modulo 256, which is
-    exact modulo m as well; otherwise we reduce after every row.
-    """
-    rows, cols = targets.shape
-    wraps = m <= 256 and (m & (m - 1)) == 0
-    dtype = np.uint8 if wraps else np.int64
-    current = np.zeros((cols, cols + 1), dtype=dtype)
-    current[:, :cols] = np.eye(cols, dtype=dtype)
-    above = np.zeros_like(current)
-    for i in range(rows):
-        total = current + above
-        total[1:] += current[:-1]
-        total[:-1] += current[1:]
-        nxt = -total if wraps else (-total) % m
-        nxt[:, cols] += targets[i].astype(dtype)
-        if not wraps:
-            nxt %= m
-        above, current = current, nxt
-    return current.astype(np.int64) % m
+        total = cur + above
+        total[:, 1:] += cur[:, :-1]
+        total[:, :-1] += cur[:, 1:]
+        drive[1] = targets[i]
+        above, cur = cur, reduce_mod(drive - total, m)
+    first_column, constant = cur
+    # Column j+1 of M = (column j's left and right neighbours) - column j-1.
+    columns = np.zeros((cols, cols), dtype=np.int64)
+    columns[0] = first_column
+    for j in range(cols - 1):
+        nxt = columns[j + 1]
+        nxt[1:] += columns[j, :-1]
+        nxt[:-1] += columns[j, 1:]
+        if j:
+            nxt -= columns[j - 1]
+        reduce_mod(nxt, m)
+    # The virtual row must vanish: M u + constant = 0.
+    return columns.T.copy(), reduce_mod(-constant, m)
 
 
 def chase_solve(targets: np.ndarray, m: int) -> tuple[np.ndarray, np.ndarray, list[int]] | None:
@@ -136,15 +91,12 @@ def chase_solve(targets: np.ndarray, m: int) -> tuple[np.ndarray, np.ndarray, li
     ``(R, C)`` and ``generators`` of shape ``(d, R, C)``, or None when the
     last row's conditions cannot be met.
     """
-    targets = np.asarray(targets, dtype=np.int64) % m
+    targets = reduce_mod(np.array(targets, dtype=np.int64), m)
     rows, cols = targets.shape
     # The virtual row R must come out all zero: its forms are L u + c, so we
     # need L u = -c, a cols x cols system in the first row's clicks u.
-    if m == 2:
-        first: LinearSolution | None = gf2.solve_packed(_chase_forms_gf2(targets), cols)
-    else:
-        forms = _chase_forms_z4(targets) if m == 4 else _chase_forms_int(targets, m)
-        first = solve_linear(forms[:, :cols], (-forms[:, cols]) % m, m)
+    matrix, rhs = _chase_system(targets, m)
+    first: LinearSolution | None = solve_linear(matrix, rhs, m)
     if first is None:
         return None
     particular = _forced_rows(first.particular, targets, m)

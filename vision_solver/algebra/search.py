@@ -44,12 +44,13 @@ def cheapest(
     """The cheapest solution of the coset; ``optimal`` when every element was examined."""
     shape = particular.shape
     m = len(cost_table)
-    x0 = particular.reshape(-1).astype(np.int64) % m
+    x0 = particular.reshape(-1).astype(np.int64, copy=False)  # already reduced mod m
     gens = generators.reshape(len(orders), x0.size).astype(np.int64) % m
     cost_table = np.asarray(cost_table, dtype=np.int64)
     total = prod(orders, start=1)
     if total == 1:
-        return Cheapest(x0.reshape(shape), int(cost_table[x0].sum()), True, 1)
+        cost = int(np.count_nonzero(x0)) if m == 2 else int(cost_table[x0].sum())
+        return Cheapest(x0.reshape(shape), cost, True, 1)
     n = max(1, x0.size)
     if total <= limit and total * n <= MAX_WORK:
         if m == 2:
