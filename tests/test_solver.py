@@ -206,3 +206,26 @@ def test_chase_agrees_with_elimination(rows, cols, states, seed):
         assert np.all(apply_presses(board, particular, rule) == 0)
         for g in gens:
             assert np.all(apply_presses(np.zeros_like(board), g, rule) == 0)
+
+
+def test_replay_catches_a_wrong_answer(monkeypatch):
+    """A solver bug that returns a wrong grid fails loudly instead of printing it."""
+    import vision_solver.solve as solve_module
+    from vision_solver import ReplayFailed
+
+    real = solve_module._solution_set
+
+    def broken(targets, rule):
+        particular, gens, orders, method = real(targets, rule)
+        wrong = particular.copy()
+        wrong[0, 0] = (wrong[0, 0] + 1) % rule.states
+        return wrong, gens, orders, method
+
+    monkeypatch.setattr(solve_module, "_solution_set", broken)
+    with pytest.raises(ReplayFailed, match="this is a bug"):
+        solve(np.array([[1, 1], [1, 0]]), Rule.preset("lights-out"))
+
+
+def test_too_large_for_elimination_is_a_clear_error():
+    with pytest.raises(BoardInputError, match="too large for exact elimination"):
+        solve(np.zeros((50, 50), dtype=np.int64), Rule(states=3, pattern="x"))

@@ -20,8 +20,11 @@ from .rules import Rule, apply_presses, press_matrix, reduce_mod
 
 #: Boards with more cells than this use light chasing when the rule allows it.
 CHASE_ABOVE = 64
-#: Largest board (cells) solved by elimination on the full press matrix.
-DENSE_LIMIT = 4096
+#: Largest board (cells) solved by elimination on the full press matrix: bit-packed
+#: GF(2) rows go further than integer rows (64 x 64 and 40 x 40 boards, under a few
+#: seconds each).
+DENSE_LIMIT = {2: 4096}
+DENSE_LIMIT_OTHER = 1600
 
 
 @dataclass
@@ -164,11 +167,12 @@ def _solution_set(
         if flip:
             particular, gens = particular.T, np.transpose(gens, (0, 2, 1))
         return particular, gens, orders, "chase"
-    if rows * cols > DENSE_LIMIT:
+    limit = DENSE_LIMIT.get(m, DENSE_LIMIT_OTHER)
+    if rows * cols > limit:
         raise BoardInputError(
             f"a {rows}x{cols} board with pattern {rule.pattern!r}"
-            f"{' and wrap' if rule.wrap else ''} is too large for exact elimination "
-            f"(at most {DENSE_LIMIT} cells; plus-pattern boards without wrap have no limit)"
+            f"{' and wrap' if rule.wrap else ''} mod {m} is too large for exact elimination "
+            f"(at most {limit} cells; plus-pattern boards without wrap have no limit)"
         )
     solution = solve_linear(press_matrix(rule, (rows, cols)), targets.reshape(-1), m)
     if solution is None:
