@@ -210,7 +210,9 @@ def test_chase_agrees_with_elimination(rows, cols, states, seed):
 
 def test_replay_catches_a_wrong_answer(monkeypatch):
     """A solver bug that returns a wrong grid fails loudly instead of printing it."""
-    import vision_solver.solve as solve_module
+    import importlib
+
+    solve_module = importlib.import_module("vision_solver.solve")
     from vision_solver import ReplayFailed
 
     real = solve_module._solution_set
