@@ -1,0 +1,468 @@
+"""The locate stage: find the board's cells among everything else in the image.
+
+A board is a lattice of look-alike cells.  We cut the image into candidate
+blobs (flat-coloured regions and colour-cluster components), keep those of
+cell-like shape, and look for the largest set of similar blobs that sit on a
+regular 2-D lattice.  The lattice is fitted as a homography from lattice
+coordinates (col, row) to image pixels, so a tilted photo is the same problem
+as a screenshot, only with a less trivial homography.
+
+The result is the board's four outer corners (the outer edge of the cell
+grid, clockwise from the top-left) and its homography; the grid stage then
+settles the rows and columns.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+#: Work on images scaled so their longer side is at most this (speed).
+MAX_SIDE = 2000
+#: Small images are enlarged so their shorter side is at least this.
+MIN_SIDE = 320
+
+
+@dataclass
+class Blob:
+    x: float  # centroid, work-image pixels
+    y: float
+    w: int
+    h: int
+    area: int
+    fill: float  # area / bbox area
+    source: str
+    colour: tuple[float, float, float] = (0.0, 0.0, 0.0)  # mean Lab
+    size: float = 0.0  # sqrt(w * h)
+
+    def __post_init__(self) -> None:
+        self.size = float(np.sqrt(self.w * self.h))
+
+
+@dataclass
+class Lattice:
+    """Cells found on a lattice: ``homography`` maps (col, row) to work pixels."""
+
+    homography: np.ndarray
+    members: dict[tuple[int, int], Blob]
+    rows: tuple[int, int]  # min, max row index (inclusive)
+    cols: tuple[int, int]
+    score: float
+    tile: float  # typical member size / pitch
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return self.rows[1] - self.rows[0] + 1, self.cols[1] - self.cols[0] + 1
+
+
+@dataclass
+class BoardLocation:
+    """Where the board is: corners and the homography of its cell grid.
+
+    ``homography`` maps board coordinates (u, v) in [0, cols] x [0, rows]
+    (cell (r, c) spans u in [c, c+1], v in [r, r+1]) to image pixels (x, y).
+    ``rows``/``cols`` are the lattice's own count, which the grid stage checks.
+    """
+
+    corners: np.ndarray  # (4, 2) float64: TL, TR, BR, BL in image pixels
+    homography: np.ndarray  # 3 x 3
+    rows: int
+    cols: int
+    confidence: float
+    cell_fill: float = 0.0  # typical tile size / cell pitch
+    notes: list[str] = field(default_factory=list)
+
+    def __bool__(self) -> bool:
+        return True
+
+
+@dataclass
+class NotFound:
+    """Detection failed; ``reason`` says why (falsy, like a failed estimation)."""
+
+    reason: str
+
+    def __bool__(self) -> bool:
+        return False
+
+
+def _work_image(image: np.ndarray) -> tuple[np.ndarray, float]:
+    h, w = image.shape[:2]
+    scale = 1.0
+    if max(h, w) > MAX_SIDE:
+        scale = MAX_SIDE / max(h, w)
+    elif min(h, w) < MIN_SIDE:
+        scale = min(8.0, MIN_SIDE / min(h, w))
+    if scale == 1.0:
+        return image, 1.0
+    interp = cv2.INTER_AREA if scale < 1 else cv2.INTER_NEAREST
+    return cv2.resize(image, None, fx=scale, fy=scale, interpolation=interp), scale
+
+
+def _components(
+    mask: np.ndarray, lab: np.ndarray, source: str, min_area: int, max_area: int
+) -> list[Blob]:
+    count, labels, stats, centroids = cv2.connectedComponentsWithStats(
+        mask.astype(np.uint8), connectivity=4
+    )
+    x, y, w, h, area = (stats[:, i] for i in range(5))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        aspect = w / np.maximum(h, 1)
+        fill = area / np.maximum(w * h, 1)
+    keep = (
+        (area >= min_area) & (area <= max_area) & (w >= 3) & (h >= 3)
+        & (aspect >= 0.4) & (aspect <= 2.5) & (fill >= 0.3)
+    )
+    keep[0] = False
+    ids = np.flatnonzero(keep)
+    if not ids.size:
+        return []
+    flat = labels.reshape(-1)
+    sums = [np.bincount(flat, weights=lab[:, :, c].reshape(-1), minlength=count) for c in range(3)]
+    blobs = []
+    for i in ids:
+        colour = tuple(float(sums[c][i] / area[i]) for c in range(3))
+        cx, cy = centroids[i]
+        blobs.append(
+            Blob(float(cx), float(cy), int(w[i]), int(h[i]), int(area[i]), float(fill[i]), source,
+                 colour)  # type: ignore[arg-type]
+        )
+    return blobs
+
+
+def candidate_blobs(work: np.ndarray) -> list[Blob]:
+    """Cell-like blobs from several segmentations of the work image."""
+    h, w = work.shape[:2]
+    min_area = max(6, int(h * w * 4e-6))
+    max_area = int(h * w * 0.2)
+    lab = cv2.cvtColor(work, cv2.COLOR_BGR2LAB)
+    blobs: list[Blob] = []
+
+    # 1. Flat regions: pixels whose colour barely changes, split by every edge.
+    grad = np.zeros((h, w), dtype=np.float32)
+    for ch in cv2.split(lab.astype(np.float32)):
+        gx = cv2.Sobel(ch, cv2.CV_32F, 1, 0, ksize=3)
+        gy = cv2.Sobel(ch, cv2.CV_32F, 0, 1, ksize=3)
+        grad = np.maximum(grad, np.abs(gx) + np.abs(gy))
+    for threshold in (12.0, 30.0):
+        blobs += _components(grad < threshold, lab, f"flat{threshold:g}", min_area, max_area)
+
+    # 2. Colour clusters: components of each of a few k-means colours.
+    sample = lab.reshape(-1, 3).astype(np.float32)
+    step = max(1, sample.shape[0] // 40000)
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 1.0)
+    cv2.setRNGSeed(12345)
+    _, _, centres = cv2.kmeans(sample[::step], 6, None, criteria, 2, cv2.KMEANS_PP_CENTERS)
+    dist = ((sample[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2)
+    labels = dist.argmin(axis=1).reshape(h, w)
+    for k in range(len(centres)):
+        mask = cv2.morphologyEx((labels == k).astype(np.uint8), cv2.MORPH_OPEN,
+                                np.ones((2, 2), np.uint8))
+        blobs += _components(mask, lab, f"colour{k}", min_area, max_area)
+
+    # 3. Colourful objects on a textured backdrop (benches on grass): pixels far
+    # from the image's commonest chroma, smoothed so texture speckle drops out.
+    chroma = np.hypot(lab[:, :, 1].astype(np.float32) - np.median(lab[:, :, 1]),
+                      lab[:, :, 2].astype(np.float32) - np.median(lab[:, :, 2]))
+    chroma = cv2.medianBlur(np.clip(chroma * 4, 0, 255).astype(np.uint8), 5)
+    _, salient = cv2.threshold(chroma, 0, 1, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    salient = cv2.morphologyEx(salient, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    blobs += _components(salient, lab, "salient", min_area, max_area)
+
+    # 4. Objects on a backdrop: whatever is not the one or two commonest colours,
+    # so a tile with a glyph on it (an arrow, a number) counts as one blob.
+    counts = np.bincount(labels.reshape(-1), minlength=len(centres))
+    for k in np.argsort(-counts)[:2]:
+        if counts[k] < 0.1 * labels.size:
+            continue
+        objects = (labels != k).astype(np.uint8)
+        blobs += _components(objects, lab, f"object{k}", min_area, max_area)
+    return blobs
+
+
+def _fit_homography(points: list[tuple[int, int]], pixels: list[tuple[float, float]]) -> np.ndarray:
+    src = np.array(points, dtype=np.float64)
+    dst = np.array(pixels, dtype=np.float64)
+    if len(src) >= 5 and np.ptp(src[:, 0]) > 0 and np.ptp(src[:, 1]) > 0:
+        homography, _ = cv2.findHomography(src, dst, 0)
+        if homography is not None and _well_conditioned(homography):
+            return homography
+    # Too few points (or degenerate) for a homography: an affine fit.
+    design = np.column_stack([src, np.ones(len(src))])
+    coeffs, *_ = np.linalg.lstsq(design, dst, rcond=None)
+    return np.vstack([coeffs.T, [0.0, 0.0, 1.0]])
+
+
+def _well_conditioned(homography: np.ndarray) -> bool:
+    return bool(np.all(np.isfinite(homography))) and abs(homography[2, 2]) > 1e-9
+
+
+def _apply(homography: np.ndarray, uv: np.ndarray) -> np.ndarray:
+    uv = np.asarray(uv, dtype=np.float64).reshape(-1, 2)
+    pts = np.column_stack([uv, np.ones(len(uv))]) @ homography.T
+    return pts[:, :2] / pts[:, 2:3]
+
+
+def _lattice_from(seed_group: list[Blob], all_blobs: list[Blob]) -> Lattice | None:
+    """Fit a lattice to a group of similar blobs, then take in look-alike blobs on it."""
+    pts = np.array([(b.x, b.y) for b in seed_group])
+    size = float(np.median([b.size for b in seed_group]))
+    found = _best_steps(pts, size)
+    if found is None:
+        return None
+    u, v, origin = found
+    basis = np.column_stack([u, v])
+    if abs(np.linalg.det(basis)) < 1e-6:
+        return None
+    inv = np.linalg.inv(basis)
+
+    def assign(blobs: list[Blob], homography: np.ndarray | None, tol: float):
+        """Lattice point of each blob within ``tol``; the closest blob wins a point."""
+        placed: dict[tuple[int, int], tuple[float, Blob]] = {}
+        if not blobs:
+            return placed
+        xy = np.array([(b.x, b.y) for b in blobs])
+        if homography is None:
+            uv = (xy - origin) @ inv.T
+        else:
+            try:
+                uv = _apply(np.linalg.inv(homography), xy)
+            except np.linalg.LinAlgError:
+                return placed
+        nearest = np.round(uv)
+        resid = np.hypot(*(uv - nearest).T)
+        for i in np.flatnonzero(resid <= tol)[np.argsort(resid[resid <= tol])]:
+            key = (int(nearest[i, 1]), int(nearest[i, 0]))
+            if key not in placed:
+                placed[key] = (float(resid[i]), blobs[i])
+        return placed
+
+    placed = assign(seed_group, None, 0.25)
+    if len(placed) < 3:
+        return None
+    homography = None
+    for _ in range(3):
+        keys = list(placed)
+        if len({k[0] for k in keys}) < 2 or len({k[1] for k in keys}) < 2:
+            return None  # a single row or column: not a board
+        homography = _fit_homography(
+            [(c, r) for r, c in keys], [(placed[k][1].x, placed[k][1].y) for k in keys]
+        )
+        placed = assign(seed_group, homography, 0.22)
+        if len(placed) < 3:
+            return None
+    # Take in blobs of any source that look like cells and sit on lattice points.
+    pitch = float(np.sqrt(abs(np.linalg.det(basis))))
+    fill = float(np.median([b.fill for b in seed_group]))
+    lookalikes = [
+        b for b in all_blobs
+        if 0.7 * size <= b.size <= max(1.25 * pitch, 1.5 * size) and abs(b.fill - fill) < 0.25
+    ]
+    extra = assign(lookalikes, homography, 0.18)
+    scored = dict(placed)
+    for key, value in extra.items():
+        scored.setdefault(key, value)
+    scored = _trim_stragglers(_contiguous(scored), set(placed))
+    members = {k: blob for k, (_, blob) in scored.items()}
+    rows = sorted({k[0] for k in members})
+    cols = sorted({k[1] for k in members})
+    shape = (rows[-1] - rows[0] + 1, cols[-1] - cols[0] + 1)
+    if min(shape) < 2:
+        return None
+    cover = len(members) / (shape[0] * shape[1])
+    seeds_on = len(placed)
+    # Real boards have near-square cells on near-perpendicular rows and columns.
+    lengths = np.hypot(*u), np.hypot(*v)
+    isotropy = min(lengths) / max(lengths)
+    sine = abs(np.cross(u, v)) / (lengths[0] * lengths[1])
+    # Blobs of a real board sit right on their lattice points; clutter that a
+    # fine lattice happens to catch is spread over the whole tolerance disc.
+    precision = float(np.mean([resid < 0.08 for resid, _ in placed.values()]))
+    score = seeds_on * cover**2 * np.log1p(pitch) * isotropy * sine**2 * precision**2
+    return Lattice(homography, members, (rows[0], rows[-1]), (cols[0], cols[-1]), float(score),
+                   size / pitch)
+
+
+def _contiguous(
+    members: dict[tuple[int, int], tuple[float, Blob]],
+) -> dict[tuple[int, int], tuple[float, Blob]]:
+    """Drop rows/columns separated from the main block by an empty row/column."""
+    for axis in (0, 1):
+        idx = sorted({k[axis] for k in members})
+        counts = {i: sum(1 for k in members if k[axis] == i) for i in idx}
+        best = max(idx, key=lambda i: counts[i])
+        keep = {best}
+        for direction in (1, -1):
+            i = best + direction
+            while i in counts:
+                keep.add(i)
+                i += direction
+        members = {k: b for k, b in members.items() if k[axis] in keep}
+    return members
+
+
+def _local_steps(pts: np.ndarray, i: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """Blob i's nearest neighbours along a row (u) and down a column (v), or None."""
+    d = pts - pts[i]
+    dist = np.hypot(d[:, 0], d[:, 1])
+    dist[i] = np.inf
+    steps = []
+    for axis in (0, 1):
+        along = np.abs(d[:, axis]) > 1.5 * np.abs(d[:, 1 - axis])
+        cand = np.where(along, dist, np.inf)
+        j = int(np.argmin(cand))
+        if not np.isfinite(cand[j]):
+            return None
+        step = d[j] if d[j, axis] > 0 else -d[j]
+        steps.append(step)
+    return steps[0], steps[1]
+
+
+def _best_steps(pts: np.ndarray, size: float) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """The lattice steps (u, v) and an origin that the most blobs agree with.
+
+    Each of a sample of blobs proposes a lattice from its own nearest
+    neighbours; the proposal with the most blobs on its points wins.  Text
+    and other look-alikes that crowd a size group then cannot skew the steps.
+    """
+    n = len(pts)
+    sample = np.linspace(0, n - 1, min(n, 40)).astype(int)
+    best = None
+    best_count = 0
+    for i in sample:
+        steps = _local_steps(pts, i)
+        if steps is None:
+            continue
+        u, v = steps
+        if np.hypot(*u) < 0.7 * size or np.hypot(*v) < 0.7 * size:
+            continue  # neighbours overlapping: not a lattice of cells
+        basis = np.column_stack([u, v])
+        if abs(np.linalg.det(basis)) < 1e-6:
+            continue
+        uv = (pts - pts[i]) @ np.linalg.inv(basis).T
+        count = int((np.hypot(*(uv - np.round(uv)).T) < 0.2).sum())
+        if count > best_count:
+            best, best_count = (u, v, pts[i]), count
+    return best
+
+
+def _foreign(members: dict[tuple[int, int], tuple[float, Blob]], keys: list) -> bool:
+    """True when most blobs in ``keys`` look unlike every other member (colour)."""
+    others = np.array([b.colour for k, (_, b) in members.items() if k not in keys])
+    if not len(others):
+        return False
+    unlike = [
+        np.min(np.linalg.norm(others - np.array(members[k][1].colour), axis=1)) > 20
+        for k in keys
+    ]
+    return bool(np.mean(unlike) > 0.5)
+
+
+def _trim_stragglers(
+    members: dict[tuple[int, int], tuple[float, Blob]], seeds: set[tuple[int, int]]
+) -> dict[tuple[int, int], tuple[float, Blob]]:
+    """Drop an outer row/column that is not really part of the board.
+
+    Such a line is held only by a few look-alikes (a label beside the board),
+    or its blobs sit loosely near the lattice points (a line of text below).
+    """
+    changed = True
+    while changed and members:
+        changed = False
+        for axis in (0, 1):
+            idx = sorted({k[axis] for k in members})
+            if len(idx) <= 2:
+                continue
+            counts = {i: sum(1 for k in members if k[axis] == i) for i in idx}
+            for edge in (idx[0], idx[-1]):
+                keys = [k for k in members if k[axis] == edge]
+                sparse = counts[edge] < 0.5 * max(counts.values())
+                loose = np.median([members[k][0] for k in keys]) > 0.1
+                if sparse and (not seeds.intersection(keys) or loose
+                               or _foreign(members, keys)):
+                    members = {k: b for k, b in members.items() if k[axis] != edge}
+                    changed = True
+                    break
+            if changed:
+                break
+    return members
+
+
+def _groups(blobs: list[Blob]) -> list[list[Blob]]:
+    """Blobs of similar width and height (each blob seeds one group)."""
+    if not blobs:
+        return []
+    sizes = np.array([(np.log(b.w), np.log(b.h)) for b in blobs])
+    order = np.argsort(-np.array([b.area for b in blobs]))
+    groups = []
+    used = np.zeros(len(blobs), dtype=bool)
+    for i in order:
+        if used[i]:
+            continue
+        near = np.all(np.abs(sizes - sizes[i]) < 0.2, axis=1)
+        members = [blobs[j] for j in np.flatnonzero(near)]
+        used |= near & (np.abs(sizes - sizes[i]) < 0.1).all(axis=1)
+        if len(members) >= 3:
+            groups.append(_dedupe(members))
+    return groups
+
+
+def _dedupe(blobs: list[Blob]) -> list[Blob]:
+    """One blob per place: several segmentations often find the same cell."""
+    ordered = sorted(blobs, key=lambda b: -b.fill)
+    xy = np.array([(b.x, b.y) for b in ordered])
+    sizes = np.array([b.size for b in ordered])
+    kept: list[int] = []
+    for i in range(len(ordered)):
+        if kept:
+            k = np.array(kept)
+            near = np.hypot(*(xy[k] - xy[i]).T) <= 0.3 * np.minimum(sizes[k], sizes[i])
+            if near.any():
+                continue
+        kept.append(i)
+    return [ordered[i] for i in kept]
+
+
+def _encloses_as_holes(outer: Lattice, inner: Lattice) -> bool:
+    """True when ``inner`` is the lattice of gaps between ``outer``'s (round) tiles.
+
+    Gaps between four round tiles look like cells too; they sit half a step off
+    the tiles' lattice and there is one row and one column fewer of them.
+    """
+    if (inner.shape[0] + 1, inner.shape[1] + 1) != outer.shape:
+        return False
+    centre = np.mean([(b.x, b.y) for b in inner.members.values()], axis=0)
+    uv = _apply(np.linalg.inv(outer.homography), [centre])[0]
+    frac = uv - np.floor(uv)
+    return bool(np.all(np.abs(frac - 0.5) < 0.2))
+
+
+def locate_board(image: np.ndarray) -> BoardLocation | NotFound:
+    """Find the board in a BGR image: its outer corners and grid homography."""
+    if image.ndim != 3 or image.shape[2] != 3:
+        return NotFound(f"expected an H x W x 3 colour image, not shape {image.shape}")
+    work, scale = _work_image(image)
+    blobs = candidate_blobs(work)
+    lattices = [lat for lat in (_lattice_from(g, blobs) for g in _groups(blobs)) if lat]
+    best = max(lattices, key=lambda lat: lat.score, default=None)
+    if best is not None:
+        # Prefer the tiles to the gaps between them.
+        tiles = [lat for lat in lattices if lat.score > 0.3 * best.score
+                 and _encloses_as_holes(lat, best)]
+        if tiles:
+            best = max(tiles, key=lambda lat: lat.score)
+    if best is None:
+        return NotFound("no grid of similar cells found in the image")
+    r0, r1 = best.rows
+    c0, c1 = best.cols
+    # Cell (r, c) of the board is lattice point (c0 + c, r0 + r); its edges are +-0.5.
+    to_board = np.array([[1.0, 0, c0 - 0.5], [0, 1.0, r0 - 0.5], [0, 0, 1.0]])
+    unscale = np.diag([1.0 / scale, 1.0 / scale, 1.0])
+    homography = unscale @ best.homography @ to_board
+    homography /= homography[2, 2]
+    rows, cols = best.shape
+    corners = _apply(homography, [[0, 0], [cols, 0], [cols, rows], [0, rows]])
+    cover = len(best.members) / (rows * cols)
+    return BoardLocation(corners, homography, rows, cols, float(min(1.0, cover)), best.tile)
