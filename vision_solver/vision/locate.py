@@ -112,8 +112,13 @@ def _components(
         aspect = w / np.maximum(h, 1)
         fill = area / np.maximum(w * h, 1)
     keep = (
-        (area >= min_area) & (area <= max_area) & (w >= 3) & (h >= 3)
-        & (aspect >= 0.4) & (aspect <= 2.5) & (fill >= 0.3)
+        (area >= min_area)
+        & (area <= max_area)
+        & (w >= 3)
+        & (h >= 3)
+        & (aspect >= 0.4)
+        & (aspect <= 2.5)
+        & (fill >= 0.3)
     )
     keep[0] = False
     ids = np.flatnonzero(keep)
@@ -126,8 +131,16 @@ def _components(
         colour = tuple(float(sums[c][i] / area[i]) for c in range(3))
         cx, cy = centroids[i]
         blobs.append(
-            Blob(float(cx), float(cy), int(w[i]), int(h[i]), int(area[i]), float(fill[i]), source,
-                 colour)  # type: ignore[arg-type]
+            Blob(
+                float(cx),
+                float(cy),
+                int(w[i]),
+                int(h[i]),
+                int(area[i]),
+                float(fill[i]),
+                source,
+                colour,
+            )  # type: ignore[arg-type]
         )
     return blobs
 
@@ -158,14 +171,17 @@ def candidate_blobs(work: np.ndarray) -> list[Blob]:
     dist = ((sample[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2)
     labels = dist.argmin(axis=1).reshape(h, w)
     for k in range(len(centres)):
-        mask = cv2.morphologyEx((labels == k).astype(np.uint8), cv2.MORPH_OPEN,
-                                np.ones((2, 2), np.uint8))
+        mask = cv2.morphologyEx(
+            (labels == k).astype(np.uint8), cv2.MORPH_OPEN, np.ones((2, 2), np.uint8)
+        )
         blobs += _components(mask, lab, f"colour{k}", min_area, max_area)
 
     # 3. Colourful objects on a textured backdrop (benches on grass): pixels far
     # from the image's commonest chroma, smoothed so texture speckle drops out.
-    chroma = np.hypot(lab[:, :, 1].astype(np.float32) - np.median(lab[:, :, 1]),
-                      lab[:, :, 2].astype(np.float32) - np.median(lab[:, :, 2]))
+    chroma = np.hypot(
+        lab[:, :, 1].astype(np.float32) - np.median(lab[:, :, 1]),
+        lab[:, :, 2].astype(np.float32) - np.median(lab[:, :, 2]),
+    )
     chroma = cv2.medianBlur(np.clip(chroma * 4, 0, 255).astype(np.uint8), 5)
     _, salient = cv2.threshold(chroma, 0, 1, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     salient = cv2.morphologyEx(salient, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
@@ -257,7 +273,8 @@ def _lattice_from(seed_group: list[Blob], all_blobs: list[Blob]) -> Lattice | No
     pitch = float(np.sqrt(abs(np.linalg.det(basis))))
     fill = float(np.median([b.fill for b in seed_group]))
     lookalikes = [
-        b for b in all_blobs
+        b
+        for b in all_blobs
         if 0.7 * size <= b.size <= max(1.25 * pitch, 1.5 * size) and abs(b.fill - fill) < 0.25
     ]
     extra = assign(lookalikes, homography, 0.18)
@@ -281,8 +298,9 @@ def _lattice_from(seed_group: list[Blob], all_blobs: list[Blob]) -> Lattice | No
     # fine lattice happens to catch is spread over the whole tolerance disc.
     precision = float(np.mean([resid < 0.08 for resid, _ in placed.values()]))
     score = seeds_on * cover**2 * np.log1p(pitch) * isotropy * sine**2 * precision**2
-    return Lattice(homography, members, (rows[0], rows[-1]), (cols[0], cols[-1]), float(score),
-                   size / pitch)
+    return Lattice(
+        homography, members, (rows[0], rows[-1]), (cols[0], cols[-1]), float(score), size / pitch
+    )
 
 
 def _contiguous(
@@ -354,8 +372,7 @@ def _foreign(members: dict[tuple[int, int], tuple[float, Blob]], keys: list) -> 
     if not len(others):
         return False
     unlike = [
-        np.min(np.linalg.norm(others - np.array(members[k][1].colour), axis=1)) > 20
-        for k in keys
+        np.min(np.linalg.norm(others - np.array(members[k][1].colour), axis=1)) > 20 for k in keys
     ]
     return bool(np.mean(unlike) > 0.5)
 
@@ -380,8 +397,7 @@ def _trim_stragglers(
                 keys = [k for k in members if k[axis] == edge]
                 sparse = counts[edge] < 0.5 * max(counts.values())
                 loose = np.median([members[k][0] for k in keys]) > 0.1
-                if sparse and (not seeds.intersection(keys) or loose
-                               or _foreign(members, keys)):
+                if sparse and (not seeds.intersection(keys) or loose or _foreign(members, keys)):
                     members = {k: b for k, b in members.items() if k[axis] != edge}
                     changed = True
                     break
@@ -449,8 +465,11 @@ def locate_board(image: np.ndarray) -> BoardLocation | NotFound:
     best = max(lattices, key=lambda lat: lat.score, default=None)
     if best is not None:
         # Prefer the tiles to the gaps between them.
-        tiles = [lat for lat in lattices if lat.score > 0.3 * best.score
-                 and _encloses_as_holes(lat, best)]
+        tiles = [
+            lat
+            for lat in lattices
+            if lat.score > 0.3 * best.score and _encloses_as_holes(lat, best)
+        ]
         if tiles:
             best = max(tiles, key=lambda lat: lat.score)
     if best is None:

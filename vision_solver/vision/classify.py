@@ -1,0 +1,456 @@
+"""The classify stage: the state of every cell, with a confidence.
+
+Lights boards: each cell is summarised by its typical colour (median Lab of
+its inner part) and its "ink" (how much of it differs from that colour: a
+check mark, a glyph).  Cells split into two groups; which group is "lit" is
+either known from a matching look (``models/``) or decided by the generic
+rule: the more colourful state is lit; between two greys the brighter one;
+between two equally bright greys the one carrying a mark.
+
+Arrow boards: the glyph of each cell (the minority colour of its inner part)
+points the way its shape says: away from the hollow of its hull (a chevron's
+V, the notches beside an arrow's shaft), or toward its sharpest tip.
+
+Chair boards (moon legend): each bench is found as a colourful object on the
+grass, and its direction read from its silhouette: a bench seen end-on
+(turned left/right) is narrow, and its backrest is the side that rises
+higher; a bench seen from behind (up) hides its seat, one facing the camera
+(down) shows its seat in front of the backrest.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from .grid import Grid
+from .looks import Look, match_look
+
+CELL_PX = 32
+
+
+def inset_for(tile: float) -> float:
+    """Margin (fraction of the cell, each side) that leaves the middle of the tile."""
+    return float(np.clip(0.5 - 0.32 * tile, 0.15, 0.4))
+
+
+@dataclass
+class CellReading:
+    """What the classify stage read."""
+
+    puzzle: str  # "lights" or "arrows"
+    cells: np.ndarray  # (rows, cols) int64
+    confidence: np.ndarray  # (rows, cols) float64 in [0, 1]
+    look: str  # name of the look used, or "generic"
+
+    @property
+    def states(self) -> int:
+        return 2 if self.puzzle == "lights" else 4
+
+
+def cell_features(
+    board: np.ndarray, rows: int, cols: int, tile: float = 0.8, cell_px: int = CELL_PX
+) -> np.ndarray:
+    """``(rows, cols, 4)``: median L*, a, b of each cell's inner part, and 100 x ink.
+
+    L* is on the 0..100 scale; a and b are OpenCV's (128 = grey).
+    """
+    lab = cv2.cvtColor(board, cv2.COLOR_BGR2LAB).astype(np.float32)
+    lab[:, :, 0] *= 100.0 / 255.0
+    a = int(round(inset_for(tile) * cell_px))
+    b = cell_px - a
+    inner = lab.reshape(rows, cell_px, cols, cell_px, 3)[:, a:b, :, a:b, :]
+    inner = inner.transpose(0, 2, 1, 3, 4).reshape(rows, cols, -1, 3)
+    median = np.median(inner, axis=2)
+    distance = np.linalg.norm(inner - median[:, :, None, :], axis=3)
+    ink = (distance > 20).mean(axis=2)
+    return np.concatenate([median, 100 * ink[..., None]], axis=2)
+
+
+#: Feature weights for telling states apart: hue and saturation count more than
+#: lightness, so a cursor's glow or a shadow does not pass for a lit cell.
+_WEIGHTS = np.array([0.5, 1.5, 1.5, 1.0])
+
+
+def _mode_cluster(points: np.ndarray, radius: float) -> np.ndarray:
+    """Mask of the densest tight cluster of ``points`` (mean-shift from the densest point)."""
+    dist = np.linalg.norm(points[:, None, :] - points[None, :, :], axis=2)
+    centre = points[int(np.argmax((dist < radius).sum(axis=1)))]
+    member = np.zeros(len(points), dtype=bool)
+    for _ in range(5):
+        member = np.linalg.norm(points - centre, axis=1) < 1.5 * radius
+        centre = points[member].mean(axis=0)
+    return member
+
+
+def _chroma(lab: np.ndarray) -> np.ndarray:
+    return np.hypot(lab[..., 1] - 128.0, lab[..., 2] - 128.0)
+
+
+def _lit_group(groups: list[np.ndarray]) -> int:
+    """Which of two groups of cells ([L, a, b, ink] rows) is lit, by the generic rule.
+
+    The more colourful group (mean chroma of its cells); between two greys of
+    very different lightness the brighter (a filled tile against an outline);
+    otherwise the one carrying more of a mark (a checked box).
+    """
+    chroma = [float(_chroma(g[:, :3]).mean()) for g in groups]
+    if abs(chroma[0] - chroma[1]) > 15:
+        return int(np.argmax(chroma))
+    light = [float(g[:, 0].mean()) for g in groups]
+    ink = [float(g[:, 3].mean()) for g in groups]
+    if abs(light[0] - light[1]) > 30 or abs(ink[0] - ink[1]) < 3:
+        return int(np.argmax(light))
+    return int(np.argmax(ink))
+
+
+def read_lights(features: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Generic two-state reading: (cells, confidence).
+
+    One state is the densest tight group of cells (a game draws all its cells
+    of one state alike).  If the remaining cells also share one look, every
+    cell goes to the nearer of the two looks; if they vary (games that paint
+    each lit cell a different colour), they are simply "not the first group".
+    """
+    rows, cols, _ = features.shape
+    points = features.reshape(-1, 4).astype(np.float64) * _WEIGHTS
+    first = _mode_cluster(points, radius=12.0)
+    if first.all():
+        # One state only: lit if the board is colourful, dark otherwise.
+        lit = bool(_chroma(features.reshape(-1, 4)[:, :3]).mean() > 25)
+        return np.full((rows, cols), int(lit)), np.full((rows, cols), 0.6)
+    rest = points[~first]
+    second_core = _mode_cluster(rest, radius=12.0)
+    raw = features.reshape(-1, 4).astype(np.float64)
+    if second_core.sum() >= 0.3 * len(rest):
+        centres = np.array([points[first].mean(axis=0), rest[second_core].mean(axis=0)])
+        d = np.linalg.norm(points[:, None, :] - centres[None, :, :], axis=2)
+        labels = d.argmin(axis=1)
+        own = d[np.arange(len(points)), labels]
+        other = d[np.arange(len(points)), 1 - labels]
+        # A cell far from both looks is usually under a cursor, which brightens:
+        # between the two it is the darker state, above both the brighter one.
+        between = np.linalg.norm(centres[0] - centres[1])
+        odd = own > 0.35 * between
+        if odd.any():
+            light = centres[:, 0] / _WEIGHTS[0]
+            darker, brighter = int(np.argmin(light)), int(np.argmax(light))
+            labels[odd] = np.where(raw[odd, 0] > light.max(), brighter, darker)
+        confidence = np.clip((other - own) / np.maximum(other + own, 1e-9), 0, 1)
+        confidence[odd] = 0.3
+    else:
+        labels = (~first).astype(np.int64)
+        spread = np.linalg.norm(points - points[first].mean(axis=0), axis=1)
+        confidence = np.clip(np.abs(spread - 18.0) / 18.0, 0, 1)
+    lit_group = _lit_group([raw[labels == 0], raw[labels == 1]])
+    cells = (labels == lit_group).astype(np.int64)
+    return cells.reshape(rows, cols), (0.5 + 0.5 * confidence).reshape(rows, cols)
+
+
+def read_with_look(features: np.ndarray, look: Look) -> tuple[np.ndarray, np.ndarray]:
+    """Nearest prototype of a look: (cells, confidence)."""
+    rows, cols, _ = features.shape
+    points = features.reshape(-1, 4).astype(np.float64)
+    states = sorted(look.prototypes)
+    best = np.stack(
+        [
+            np.min(
+                np.linalg.norm(points[:, None, :] - np.asarray(look.prototypes[s])[None], axis=2),
+                axis=1,
+            )
+            for s in states
+        ],
+        axis=1,
+    )
+    order = np.sort(best, axis=1)
+    cells = np.array(states)[best.argmin(axis=1)]
+    margin = (order[:, 1] - order[:, 0]) / np.maximum(order[:, 1] + order[:, 0], 1e-9)
+    fit = np.clip(1 - order[:, 0] / (2 * look.tolerance), 0, 1)
+    confidence = np.clip(0.5 + 0.5 * margin, 0, 1) * (0.5 + 0.5 * fit)
+    return cells.reshape(rows, cols).astype(np.int64), confidence.reshape(rows, cols)
+
+
+# --- arrows -----------------------------------------------------------------------------------
+
+#: Unit vectors (dx, dy) in image coordinates for up, right, down, left.
+_DIRECTIONS = np.array([[0, -1], [1, 0], [0, 1], [-1, 0]], dtype=np.float64)
+
+
+def glyph_mask(cell: np.ndarray) -> np.ndarray | None:
+    """The glyph of a rectified cell as a 0/1 mask: the minority side of an Otsu split."""
+    gray = cv2.cvtColor(cell, cv2.COLOR_BGR2GRAY)
+    h, w = gray.shape
+    m = int(0.14 * h)
+    inner = gray[m : h - m, m : w - m]
+    if int(inner.max()) - int(inner.min()) < 30:
+        return None
+    _, mask = cv2.threshold(inner, 0, 1, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    if mask.mean() > 0.5:
+        mask = 1 - mask
+    # keep the largest component (the glyph), drop specks and tile rims
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), 8)
+    if count < 2:
+        return None
+    best = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    glyph = (labels == best).astype(np.uint8)
+    if glyph.sum() < 0.02 * glyph.size:
+        return None
+    # A glyph sits in the middle; marks along the edge are bevels or borders.
+    edge = np.concatenate([glyph[0], glyph[-1], glyph[:, 0], glyph[:, -1]])
+    if edge.mean() > 0.05:
+        return None
+    return glyph
+
+
+def glyph_direction(glyph: np.ndarray) -> tuple[int, float]:
+    """Direction (0 up, 1 right, 2 down, 3 left) a glyph points, and a confidence."""
+    ys, xs = np.nonzero(glyph)
+    centroid = np.array([xs.mean(), ys.mean()])
+    contours, _ = cv2.findContours(glyph, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    hull = cv2.convexHull(np.vstack(contours))
+    hull_mask = np.zeros_like(glyph)
+    cv2.fillConvexPoly(hull_mask, hull, 1)
+    hollow = (hull_mask > 0) & (glyph == 0)
+    if hollow.sum() > 0.12 * hull_mask.sum():
+        # The hollow of the hull (inside a chevron's V, beside an arrow's shaft)
+        # lies behind the point: the arrow points from the hollow to the ink.
+        hy, hx = np.nonzero(hollow)
+        vector = centroid - np.array([hx.mean(), hy.mean()])
+    else:
+        # A solid shape (a triangle): it points to the hull corner farthest out.
+        pts = hull.reshape(-1, 2).astype(np.float64)
+        far = pts[np.argmax(np.linalg.norm(pts - centroid, axis=1))]
+        vector = far - centroid
+    norm = np.linalg.norm(vector)
+    if norm < 1e-6:
+        return 0, 0.0
+    cosines = _DIRECTIONS @ (vector / norm)
+    best = int(np.argmax(cosines))
+    # 1 when the vector lies on an axis, 0 when it is diagonal (45 degrees)
+    confidence = float(np.clip((cosines[best] - np.sqrt(0.5)) / (1 - np.sqrt(0.5)), 0, 1))
+    return best, confidence
+
+
+def read_glyphs(board: np.ndarray, rows: int, cols: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """Arrow glyphs in every cell of a rectified board, or None if cells hold no glyphs."""
+    cells = np.zeros((rows, cols), dtype=np.int64)
+    confidence = np.zeros((rows, cols))
+    for r in range(rows):
+        for c in range(cols):
+            patch = board[r * CELL_PX : (r + 1) * CELL_PX, c * CELL_PX : (c + 1) * CELL_PX]
+            glyph = glyph_mask(cv2.resize(patch, (96, 96), interpolation=cv2.INTER_CUBIC))
+            if glyph is None:
+                return None
+            cells[r, c], confidence[r, c] = glyph_direction(glyph)
+    return cells, confidence
+
+
+def looks_like_glyphs(board: np.ndarray, rows: int, cols: int) -> bool:
+    """Every cell carries the same clearly pointing glyph (up to rotation)."""
+    canonical = []
+    for r in range(rows):
+        for c in range(cols):
+            patch = board[r * CELL_PX : (r + 1) * CELL_PX, c * CELL_PX : (c + 1) * CELL_PX]
+            glyph = glyph_mask(cv2.resize(patch, (96, 96), interpolation=cv2.INTER_CUBIC))
+            if glyph is None:
+                return False
+            direction, confidence = glyph_direction(glyph)
+            if confidence < 0.4:
+                return False
+            # turn it to point up and frame it on its bounding box
+            upright = np.rot90(glyph, k=direction)
+            ys, xs = np.nonzero(upright)
+            box = upright[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
+            canonical.append(cv2.resize(box, (24, 24), interpolation=cv2.INTER_NEAREST))
+    stack = np.array(canonical, dtype=np.float64)
+    typical = np.median(stack, axis=0) > 0.5
+    agree = [
+        (np.logical_and(g > 0, typical).sum() / max(1, np.logical_or(g > 0, typical).sum()))
+        for g in stack
+    ]
+    return bool(np.median(agree) > 0.6)
+
+
+# --- chairs -----------------------------------------------------------------------------------
+
+
+def _salient(
+    image: np.ndarray, reference: np.ndarray, object_colour: np.ndarray | None = None
+) -> np.ndarray:
+    """Object pixels (0/1) on a backdrop of chroma ``reference`` (a, b).
+
+    With a known object colour, a pixel is the object's when its chroma is
+    nearer to it than to the backdrop and to neutral grey (stones, paths);
+    otherwise any pixel far from the backdrop's chroma counts.
+    """
+    lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB).astype(np.float32)
+    if object_colour is not None:
+        chroma = lab[:, :, 1:]
+        to_object = np.linalg.norm(chroma - object_colour[1:], axis=2)
+        to_backdrop = np.linalg.norm(chroma - reference, axis=2)
+        to_grey = np.linalg.norm(chroma - 128.0, axis=2)
+        mask = ((to_object < to_backdrop) & (to_object < to_grey)).astype(np.uint8)
+        mask = cv2.medianBlur(mask * 255, 3) // 255
+        return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    distance = np.hypot(lab[:, :, 1] - reference[0], lab[:, :, 2] - reference[1])
+    smooth = cv2.medianBlur(np.clip(distance * 4, 0, 255).astype(np.uint8), 5)
+    _, mask = cv2.threshold(smooth, 0, 1, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+
+
+def _grow_dark(part: np.ndarray, image: np.ndarray) -> np.ndarray:
+    """Add the dark pixels joined to ``part`` beside and above it.
+
+    The shaded faces of a bench (its backrest seen from the side) are too dark
+    to show their colour.  Below the bench lies its shadow, so only the sides
+    and the top are searched.
+    """
+    lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB)
+    dark = lab[:, :, 0] < 0.5 * float(np.median(lab[:, :, 0]))
+    ys, xs = np.nonzero(part)
+    w, h = xs.max() - xs.min() + 1, ys.max() - ys.min() + 1
+    region = np.zeros_like(dark)
+    region[
+        max(0, ys.min() - h // 2) : ys.max() + 1, max(0, xs.min() - w // 2) : xs.max() + 1 + w // 2
+    ] = True
+    joined = ((part > 0) | (dark & region)).astype(np.uint8)
+    count, labels = cv2.connectedComponents(joined, connectivity=8)
+    keep = np.unique(labels[part > 0])
+    grown = np.isin(labels, keep[keep > 0])
+    return cv2.morphologyEx(grown.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+
+
+def bench_direction(
+    mask: np.ndarray, image: np.ndarray, whole: np.ndarray | None = None
+) -> tuple[int, float]:
+    """Direction of one bench from its silhouette ``mask`` (0/1) and the image crop.
+
+    ``whole`` (default ``mask``) is the silhouette with its shaded faces added:
+    the lit part alone says whether the bench is turned, the whole one shows
+    which side its backrest rises on.
+    """
+    ys, xs = np.nonzero(mask)
+    width = xs.max() - xs.min() + 1
+    height = ys.max() - ys.min() + 1
+    aspect = width / height
+    if aspect < 1.45:
+        if whole is not None:
+            mask = whole
+            ys, xs = np.nonzero(mask)
+            height = ys.max() - ys.min() + 1
+        # Seen end-on: the backrest is the half whose top rises higher.
+        mid = (xs.min() + xs.max()) / 2
+        tops = np.full(mask.shape[1], mask.shape[0], dtype=np.float64)
+        cols_any = mask.any(axis=0)
+        tops[cols_any] = mask.argmax(axis=0)[cols_any]
+        left = tops[xs.min() : int(mid) + 1]
+        right = tops[int(np.ceil(mid)) : xs.max() + 1]
+        left_top, right_top = np.min(left), np.min(right)
+        gap = abs(left_top - right_top) / height
+        confidence = float(np.clip(gap * 4, 0.2, 1.0)) * float(np.clip((1.45 - aspect) * 3, 0.3, 1))
+        # backrest on the west side -> the sitter faces east (right)
+        return (1 if left_top < right_top else 3), confidence
+    # Seen from behind or in front: a bench facing the camera shows its lit seat
+    # below the backrest, so its lower half is the brighter one.
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float64)
+    mid_y = (ys.min() + ys.max()) / 2
+    upper = gray[(mask > 0) & (np.arange(mask.shape[0])[:, None] < mid_y)]
+    lower = gray[(mask > 0) & (np.arange(mask.shape[0])[:, None] >= mid_y)]
+    if not len(upper) or not len(lower):
+        return 0, 0.3
+    contrast = (lower.mean() - upper.mean()) / max(gray[mask > 0].std(), 1.0)
+    confidence = float(np.clip(abs(contrast), 0.3, 1.0)) * float(
+        np.clip((aspect - 1.45) * 3, 0.3, 1)
+    )
+    return (2 if contrast > 0.6 else 0), confidence
+
+
+def read_benches(
+    image: np.ndarray, grid: Grid, object_colour: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Moon-legend benches: each cell's largest object read as a direction."""
+    rows, cols = grid.rows, grid.cols
+    board_mask = np.zeros(image.shape[:2], dtype=np.uint8)
+    cv2.fillConvexPoly(board_mask, np.round(grid.corners).astype(np.int32), 1)
+    lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB).astype(np.float32)
+    reference = np.median(lab[board_mask > 0][:, 1:], axis=0)
+    cells = np.zeros((rows, cols), dtype=np.int64)
+    confidence = np.zeros((rows, cols))
+    h, w = image.shape[:2]
+    for r in range(rows):
+        for c in range(cols):
+            quad = grid.cell_quad(r, c)
+            x0, y0 = np.floor(quad.min(axis=0)).astype(int)
+            x1, y1 = np.ceil(quad.max(axis=0)).astype(int)
+            # benches stand up: look a little above the cell too
+            y0 -= int(0.35 * (y1 - y0))
+            x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
+            crop = image[y0:y1, x0:x1]
+            if crop.size == 0:
+                confidence[r, c] = 0.0
+                continue
+            mask = _salient(crop, reference, object_colour)
+            count, labels, stats, centroids = cv2.connectedComponentsWithStats(mask, 8)
+            if count < 2:
+                confidence[r, c] = 0.0
+                continue
+            # A bench stands on its cell: its foot (bottom of its box) is near the
+            # cell's centre; stones and paths are big, ragged and off-centre.
+            centre = grid.to_image(np.array([[c + 0.5, r + 0.5]]))[0] - [x0, y0]
+            span = max(1, x1 - x0)
+            feet = np.column_stack(
+                [
+                    stats[1:, cv2.CC_STAT_LEFT] + stats[1:, cv2.CC_STAT_WIDTH] / 2,
+                    stats[1:, cv2.CC_STAT_TOP] + stats[1:, cv2.CC_STAT_HEIGHT],
+                ]
+            )
+            boxes = stats[1:, cv2.CC_STAT_WIDTH] * stats[1:, cv2.CC_STAT_HEIGHT]
+            solidity = stats[1:, cv2.CC_STAT_AREA] / np.maximum(boxes, 1)
+            scores = (
+                stats[1:, cv2.CC_STAT_AREA]
+                * solidity**2
+                / (1 + 3 * np.linalg.norm(feet - centre, axis=1) / span)
+            )
+            best = 1 + int(np.argmax(scores))
+            part = (labels == best).astype(np.uint8)
+            whole = _grow_dark(part, crop) if object_colour is not None else None
+            cells[r, c], confidence[r, c] = bench_direction(part, crop, whole)
+    return cells, confidence
+
+
+def read_cells(
+    image: np.ndarray, grid: Grid, puzzle: str = "auto", looks: list[Look] | None = None
+) -> CellReading:
+    """Read every cell of ``grid`` in ``image``: ``puzzle`` is lights, arrows or auto."""
+    board = grid.rectify(image, CELL_PX)
+    features = cell_features(board, grid.rows, grid.cols, grid.tile)
+    look = match_look(features, looks or [], puzzle)
+    if look is not None:
+        if look.reader == "benches":
+            cells, confidence = read_benches(image, grid, look.object_colour)
+        elif look.reader == "glyphs":
+            glyphs = read_glyphs(board, grid.rows, grid.cols)
+            if glyphs is None:
+                glyphs = (
+                    np.zeros((grid.rows, grid.cols), np.int64),
+                    np.zeros((grid.rows, grid.cols)),
+                )
+            cells, confidence = glyphs
+        else:
+            cells, confidence = read_with_look(features, look)
+        return CellReading(look.puzzle, cells, confidence, look.name)
+    if puzzle in ("arrows", "auto"):
+        glyphs = (
+            read_glyphs(board, grid.rows, grid.cols)
+            if (puzzle == "arrows" or looks_like_glyphs(board, grid.rows, grid.cols))
+            else None
+        )
+        if glyphs is not None:
+            return CellReading("arrows", glyphs[0], glyphs[1], "generic")
+        if puzzle == "arrows":
+            cells, confidence = read_benches(image, grid)
+            return CellReading("arrows", cells, confidence, "generic")
+    cells, confidence = read_lights(features)
+    return CellReading("lights", cells, confidence, "generic")

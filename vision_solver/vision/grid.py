@@ -1,0 +1,129 @@
+"""The grid stage: rows, columns and the place of every cell.
+
+The locate stage already counted the lattice it found; here that count is
+settled (or replaced by the user's ``--size RxC``, in which case the board's
+corners are simply divided evenly), and the cells' geometry is laid out:
+centre and outline of each cell in image pixels, and a rectified view of the
+board (one square of ``cell_px`` pixels per cell) for the classify stage.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from ..errors import BoardInputError
+from .locate import BoardLocation
+
+
+@dataclass
+class Grid:
+    """The board's cells: ``homography`` maps board (u, v) to image (x, y).
+
+    Cell (r, c) covers u in [c, c+1] and v in [r, r+1].
+    """
+
+    rows: int
+    cols: int
+    homography: np.ndarray
+    corners: np.ndarray  # (4, 2) TL, TR, BR, BL
+    tile: float = 0.8  # a tile's width as a fraction of the cell pitch
+
+    def to_image(self, uv: np.ndarray) -> np.ndarray:
+        """Board coordinates ``(..., 2)`` to image pixels."""
+        uv = np.asarray(uv, dtype=np.float64)
+        flat = uv.reshape(-1, 2)
+        pts = np.column_stack([flat, np.ones(len(flat))]) @ self.homography.T
+        return (pts[:, :2] / pts[:, 2:3]).reshape(uv.shape)
+
+    def centres(self) -> np.ndarray:
+        """``(rows, cols, 2)`` cell centres in image pixels (x, y)."""
+        v, u = np.mgrid[0 : self.rows, 0 : self.cols] + 0.5
+        return self.to_image(np.stack([u, v], axis=-1))
+
+    def cell_quad(self, row: int, col: int, inset: float = 0.0) -> np.ndarray:
+        """The outline of cell (row, col) in image pixels, shrunk by ``inset`` (cell units)."""
+        a, b = inset, 1 - inset
+        uv = np.array(
+            [[col + a, row + a], [col + b, row + a], [col + b, row + b], [col + a, row + b]]
+        )
+        return self.to_image(uv)
+
+    def pitch(self) -> float:
+        """Typical cell size in image pixels."""
+        top = np.linalg.norm(self.corners[1] - self.corners[0]) / self.cols
+        side = np.linalg.norm(self.corners[3] - self.corners[0]) / self.rows
+        return float((top + side) / 2)
+
+    def rectify(self, image: np.ndarray, cell_px: int = 32, margin: float = 0.0) -> np.ndarray:
+        """The board seen square-on: ``cell_px`` pixels per cell (plus a margin in cells)."""
+        scale = np.diag([cell_px, cell_px, 1.0])
+        shift = np.array([[1.0, 0, margin * cell_px], [0, 1.0, margin * cell_px], [0, 0, 1.0]])
+        to_rect = shift @ scale @ np.linalg.inv(self.homography)
+        size = (
+            int(round((self.cols + 2 * margin) * cell_px)),
+            int(round((self.rows + 2 * margin) * cell_px)),
+        )
+        return cv2.warpPerspective(
+            image, to_rect, size, flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE
+        )
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """``"5x7"`` -> (5, 7); BoardInputError naming the text otherwise."""
+    parts = text.lower().replace("×", "x").split("x")
+    if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
+        raise BoardInputError(f"size must look like 5x5 (rows x cols), not {text!r}")
+    rows, cols = (int(p) for p in parts)
+    if not (1 <= rows <= 200 and 1 <= cols <= 200):
+        raise BoardInputError(f"size must be between 1x1 and 200x200, not {rows}x{cols}")
+    return rows, cols
+
+
+def fit_tiles(image: np.ndarray, grid: Grid, cell_px: int = 48) -> Grid:
+    """Centre the grid on its tiles and measure how much of a cell a tile covers.
+
+    All cells are overlaid (mean edge strength); the tile's outline is what
+    every cell shares.  Its bounding box gives the tile size, and its centre
+    the small shift (from blob centroids biased by marks) to put right.
+    """
+    board = cv2.cvtColor(grid.rectify(image, cell_px), cv2.COLOR_BGR2GRAY).astype(np.float32)
+    gx = cv2.Sobel(board, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(board, cv2.CV_32F, 0, 1, ksize=3)
+    magnitude = np.hypot(gx, gy).reshape(grid.rows, cell_px, grid.cols, cell_px)
+    mean_cell = magnitude.mean(axis=(0, 2))
+    strong = (mean_cell > 0.4 * mean_cell.max()).astype(np.uint8)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(strong, connectivity=8)
+    if count < 2:
+        return grid
+    # the outline: the component with the largest bounding box
+    areas = stats[1:, cv2.CC_STAT_WIDTH] * stats[1:, cv2.CC_STAT_HEIGHT]
+    x, y, w, h, _ = stats[1 + int(np.argmax(areas))]
+    tile = float(np.clip(max(w, h) / cell_px, 0.2, 1.0))
+    shift = np.array([x + w / 2, y + h / 2]) / cell_px - 0.5
+    if tile < 0.95 and np.all(np.abs(shift) < 0.25):
+        move = np.array([[1.0, 0, shift[0]], [0, 1.0, shift[1]], [0, 0, 1.0]])
+        homography = grid.homography @ move
+        homography /= homography[2, 2]
+        corners = Grid(grid.rows, grid.cols, homography, grid.corners).to_image(
+            np.array([[0, 0], [grid.cols, 0], [grid.cols, grid.rows], [0, grid.rows]], float)
+        )
+        return Grid(grid.rows, grid.cols, homography, corners, tile)
+    return Grid(grid.rows, grid.cols, grid.homography, grid.corners, tile)
+
+
+def find_grid(
+    image: np.ndarray, location: BoardLocation, size: tuple[int, int] | None = None
+) -> Grid:
+    """The cell grid of a located board; ``size`` (rows, cols) overrides the count."""
+    if size is None:
+        grid = Grid(location.rows, location.cols, location.homography, location.corners)
+    else:
+        rows, cols = size
+        # Keep the located outline and divide it evenly into the requested cells.
+        to_old = np.diag([location.cols / cols, location.rows / rows, 1.0])
+        homography = location.homography @ to_old
+        grid = Grid(rows, cols, homography / homography[2, 2], location.corners)
+    return fit_tiles(image, grid)
