@@ -231,3 +231,27 @@ def test_replay_catches_a_wrong_answer(monkeypatch):
 def test_too_large_for_elimination_is_a_clear_error():
     with pytest.raises(BoardInputError, match="too large for exact elimination"):
         solve(np.zeros((50, 50), dtype=np.int64), Rule(states=3, pattern="x"))
+
+
+def test_issue3_likeliest_misread_is_the_doubtful_cell():
+    """An unsolvable read with one doubtful cell: changing that cell fixes it."""
+    from vision_solver.solve import likeliest_misreads
+
+    rule = Rule.preset("lights-out")
+    board = np.zeros((5, 5), dtype=np.int64)
+    board[0, 0] = 1  # unsolvable on 5x5
+    confidence = np.ones((5, 5))
+    confidence[0, 0] = 0.3
+    changes = likeliest_misreads(board, confidence, rule)
+    assert changes == [(0, 0, 0)]
+    fixed = board.copy()
+    for r, c, v in changes:
+        fixed[r, c] = v
+    solve(fixed, rule)  # does not raise
+
+
+def test_likeliest_misreads_empty_when_solvable():
+    from vision_solver.solve import likeliest_misreads
+
+    board = np.ones((5, 5), dtype=np.int64)
+    assert likeliest_misreads(board, np.ones((5, 5)), Rule.preset("lights-out")) == []

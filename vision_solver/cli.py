@@ -59,6 +59,13 @@ class Puzzle(StrEnum):
     moon_legend = "moon-legend"
 
 
+class ImagePuzzle(StrEnum):
+    auto = "auto"
+    lights_out = "lights-out"
+    cross_flip = "cross-flip"
+    moon_legend = "moon-legend"
+
+
 class Pattern(StrEnum):
     plus = "plus"
     rowcol = "rowcol"
@@ -282,6 +289,285 @@ def solve(
     except BoardSolveError as exc:
         fail(f"{where}: {exc}")
     print_solution(parsed.cells, solution, parsed.notation, fmt)
+
+
+# --- image commands (OpenCV is imported inside them) ---------------------------------------
+
+ImagePuzzleOption = Annotated[
+    ImagePuzzle,
+    typer.Option("--puzzle", "-p", help="Game on the image; auto tells lights from arrows."),
+]
+SizeOption = Annotated[
+    str | None, typer.Option("--size", help="Board size RxC, if detection miscounts (e.g. 5x5).")
+]
+ModelsOption = Annotated[
+    Path | None,
+    typer.Option("--models", help="Folder of learned looks (default: the user data folder)."),
+]
+SetOption = Annotated[
+    list[str] | None,
+    typer.Option("--set", help="Correct a misread cell: row,col=value (1-based; repeatable)."),
+]
+
+LETTERS = "URDL"
+
+
+def _parse_set(items: list[str] | None) -> list[tuple[int, int, int]]:
+    out = []
+    for item in items or []:
+        try:
+            where, value = item.split("=")
+            r, c = (int(x) for x in where.split(","))
+            v = LETTERS.index(value.strip().upper()) if value.strip().upper() in LETTERS else int(
+                value)
+        except ValueError:
+            fail(f"--set {item!r}: expected row,col=value, e.g. --set 2,3=1")
+        out.append((r - 1, c - 1, v))
+    return out
+
+
+def _format_cells(cells: Any, puzzle: str) -> str:
+    from .boardtext import format_grid
+
+    return format_grid(cells, "letters" if puzzle == "arrows" else "digits")
+
+
+def _read(image_path: str, puzzle: str, size: str | None, models: Path | None,
+          corrections: list[str] | None) -> tuple[Any, Any]:
+    """Image and board reading, or one Error line."""
+    from .vision.grid import parse_size
+    from .vision.imageio import read_image
+    from .vision.looks import load_looks
+    from .vision.pipeline import read_board
+
+    try:
+        looks = load_looks(models)
+        image = read_image(image_path)
+        reading = read_board(image, puzzle, size=parse_size(size) if size else None, looks=looks)
+        return image, reading.with_corrections(_parse_set(corrections))
+    except BoardSolveError as exc:
+        message = str(exc)
+        if type(exc).__name__ == "BoardNotFound":
+            message = f"{image_path}: no board found ({message})"
+        fail(message)
+
+
+def _overlay_path(image_path: str, out: Path | None) -> Path:
+    source = Path(image_path)
+    target = out if out is not None else source.with_name(f"{source.stem}.solved.png")
+    if target.exists() and target.resolve() == source.resolve():
+        fail(f"{target}: refusing to overwrite the input image")
+    if not target.parent.exists():
+        fail(f"{target.parent}: no such folder for the overlay")
+    return target
+
+
+@app.command("image")
+def image_command(
+    image: Annotated[str, typer.Argument(help="Screenshot (PNG, JPEG, GIF first frame, ...).")],
+    puzzle: ImagePuzzleOption = ImagePuzzle.auto,
+    out: Annotated[Path | None, typer.Option("--out", "-o", help="Where to write the overlay "
+                                             "(default: <stem>.solved.png beside the input).")]
+    = None,
+    size: SizeOption = None,
+    set_cells: SetOption = None,
+    models: ModelsOption = None,
+    turn: TurnOption = Turn.cw,
+    json_output: JsonOption = False,
+) -> None:
+    """Read a screenshot, solve the board and draw the answer (the default command).
+
+    Finds the board among the game's UI, reads every cell (lit/dark, or the
+    direction of each arrow or chair), solves it with the fewest clicks and
+    writes an annotated copy of the image. Exit 0 solved, 1 unsolvable as
+    read (the likeliest misreads are named), 2 bad input or no board found.
+
+    Example: boardsolve fixtures/screenshot_lights.png --out answer.png
+    """
+    from .vision.imageio import write_image
+    from .vision.pipeline import rule_for, solve_image
+
+    target = _overlay_path(image, out)
+    picture, reading = _read(image, puzzle.value, size, models, set_cells)
+    try:
+        rule = rule_for(reading, puzzle.value, turn=turn.value)
+        answer = solve_image(picture, reading, rule)
+        write_image(target, answer.overlay, protect=image)
+    except BoardSolveError as exc:
+        fail(str(exc))
+    if json_output:
+        obj = reading.to_dict()
+        if answer.solution is not None:
+            obj.update(answer.solution.to_dict())
+        else:
+            obj.update(unsolvable_dict(reading.rows, reading.cols, reading.states))
+            obj["misreads"] = [
+                {"row": r + 1, "col": c + 1, "value": v} for r, c, v in answer.suspects
+            ]
+        obj["overlay"] = str(target)
+        typer.echo(json.dumps(obj))
+    else:
+        _print_image_answer(reading, answer, target)
+    if answer.solution is None:
+        raise typer.Exit(EXIT_UNSOLVABLE)
+
+
+def _print_image_answer(reading: Any, answer: Any, target: Path) -> None:
+    from .boardtext import format_presses
+
+    look = "" if reading.look == "generic" else f", look {reading.look}"
+    typer.echo(f"board ({reading.rows}x{reading.cols} {reading.puzzle}{look}):")
+    typer.echo(_format_cells(reading.cells, reading.puzzle))
+    doubtful = [(int(r), int(c)) for r, c in zip(*((reading.confidence < 0.6).nonzero()),
+                                                   strict=True)]
+    if doubtful:
+        listed = ", ".join(f"({r + 1},{c + 1}) {reading.confidence[r, c]:.2f}"
+                           for r, c in doubtful[:10])
+        typer.echo(f"low confidence: {listed}")
+    if answer.solution is not None:
+        typer.echo("clicks:")
+        typer.echo(format_presses(answer.solution.presses, "digits"))
+        typer.echo(summary_line(answer.solution))
+    else:
+        typer.echo(f"Unsolvable as read: {answer.unsolvable.certificate.describe()}")
+        for r, c, v in answer.suspects:
+            shown = LETTERS[v] if reading.puzzle == "arrows" else str(v)
+            typer.echo(
+                f"likeliest misread: cell ({r + 1},{c + 1}), confidence "
+                f"{reading.confidence[r, c]:.2f}; if it is {shown}, fix with --set "
+                f"{r + 1},{c + 1}={shown}"
+            )
+    typer.echo(f"overlay: {target}")
+
+
+@app.command()
+def detect(
+    image: Annotated[str, typer.Argument(help="Screenshot to read.")],
+    puzzle: ImagePuzzleOption = ImagePuzzle.auto,
+    size: SizeOption = None,
+    models: ModelsOption = None,
+    json_output: JsonOption = False,
+) -> None:
+    """Read the board only: cells, confidence and corners, no solving.
+
+    Example: boardsolve detect fixtures/screenshot_lights.png --json
+    """
+    _, reading = _read(image, puzzle.value, size, models, None)
+    if json_output:
+        typer.echo(json.dumps(reading.to_dict()))
+        return
+    typer.echo(f"board ({reading.rows}x{reading.cols} {reading.puzzle}, "
+               f"look {reading.look}):")
+    typer.echo(_format_cells(reading.cells, reading.puzzle))
+    typer.echo(f"lowest confidence: {reading.confidence.min():.2f}")
+    corners = " ".join(f"({x:.1f},{y:.1f})" for x, y in reading.grid.corners)
+    typer.echo(f"corners: {corners}")
+
+
+IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".bmp", ".gif", ".webp", ".tif", ".tiff"}
+VIDEO_SUFFIXES = {".mp4", ".avi", ".mov", ".mkv", ".webm", ".m4v"}
+
+
+@app.command()
+def batch(
+    inputs: Annotated[list[Path], typer.Argument(help="Images, folders of images, or videos.")],
+    out_dir: Annotated[Path | None, typer.Option("--out-dir", help="Folder for the overlays "
+                                                 "(default: beside each input).")] = None,
+    every: Annotated[float, typer.Option("--every", help="Seconds between video frames read.",
+                                         min=0.01)] = 1.0,
+    puzzle: ImagePuzzleOption = ImagePuzzle.auto,
+    models: ModelsOption = None,
+    json_output: JsonOption = False,
+    quiet: QuietOption = False,
+) -> None:
+    """Solve every board in folders of screenshots and in video captures.
+
+    Each image gets an overlay <stem>.solved.png; a video gets one overlay per
+    distinct board it shows (<stem>.t<seconds>.solved.png). Prints a table
+    (or one JSON object per board with --json). Exit 0 when every input was
+    read, 1 when some board was unsolvable, 2 when some input could not be read.
+
+    Example: boardsolve batch captures/ gameplay.mp4 --out-dir solved/
+    """
+    from .vision.batch import run_batch
+
+    if out_dir is not None and not out_dir.is_dir():
+        fail(f"{out_dir}: no such folder")
+    files: list[Path] = []
+    for item in inputs:
+        if item.is_dir():
+            files += sorted(p for p in item.iterdir()
+                            if p.suffix.lower() in IMAGE_SUFFIXES | VIDEO_SUFFIXES
+                            and ".solved." not in p.name)
+        elif item.exists():
+            files.append(item)
+        else:
+            fail(f"{item}: no such file or folder")
+    if not files:
+        fail("no images or videos to read")
+    rows = run_batch(files, out_dir=out_dir, every=every, puzzle=puzzle.value, models=models,
+                     progress=not quiet and not json_output, video_suffixes=VIDEO_SUFFIXES)
+    if json_output:
+        for row in rows:
+            typer.echo(json.dumps(row))
+    else:
+        from rich.console import Console
+        from rich.table import Table
+
+        table = Table("input", "board", "clicks", "status", "overlay")
+        for row in rows:
+            board = f"{row['rows']}x{row['cols']}" if row.get("rows") else ""
+            clicks = "" if row.get("moves") is None else str(row["moves"])
+            table.add_row(row["input"], board, clicks, row["status"], row.get("overlay", ""))
+        Console().print(table)
+    statuses = {row["status"] for row in rows}
+    if any(st.startswith("error") for st in statuses):
+        raise typer.Exit(EXIT_BAD_INPUT)
+    if "unsolvable" in statuses:
+        raise typer.Exit(EXIT_UNSOLVABLE)
+
+
+@app.command()
+def learn(
+    image: Annotated[str, typer.Argument(help="A screenshot of the game, correctly labelled.")],
+    cells: Annotated[str, typer.Option("--cells", help="Its cells: rows separated by commas "
+                                       "(e.g. 010,111,010; URDL for arrows) or a board file.")],
+    name: Annotated[str, typer.Option("--name", help="Name of the new look.")],
+    models: ModelsOption = None,
+) -> None:
+    """Learn a new game look from one screenshot and its correct cells.
+
+    The look (cell colours per state) is saved to the user folder (or
+    --models DIR) and used from then on whenever a screenshot matches it.
+
+    Example: boardsolve learn mygame.png --cells 0110,1001,1001,0110 --name mygame
+    """
+    from .boardtext import parse_board
+    from .vision.classify import CELL_PX, cell_features
+    from .vision.grid import find_grid
+    from .vision.imageio import read_image
+    from .vision.locate import locate_board
+    from .vision.looks import learn_look, save_look
+
+    text = Path(cells).read_text(encoding="utf-8") if Path(cells).is_file() else cells.replace(
+        ",", "\n")
+    try:
+        parsed = parse_board(text)
+        picture = read_image(image)
+    except BoardSolveError as exc:
+        fail(str(exc))
+    puzzle = "arrows" if parsed.notation in ("arrows", "letters") else "lights"
+    if puzzle == "lights" and parsed.cells.max() > 1:
+        fail("--cells: a lights board holds 0 and 1 only")
+    location = locate_board(picture)
+    if not location:
+        fail(f"{image}: no board found ({location.reason})")
+    grid = find_grid(picture, location, parsed.cells.shape)
+    features = cell_features(grid.rectify(picture, CELL_PX), grid.rows, grid.cols, grid.tile)
+    look = learn_look(features, parsed.cells, name, puzzle,
+                      "colours" if puzzle == "lights" else "glyphs")
+    path = save_look(look, models)
+    typer.echo(f"learned look {name!r} ({puzzle}, {grid.rows}x{grid.cols}): {path}")
 
 
 def main() -> None:

@@ -228,3 +228,57 @@ def _certificate(cells: np.ndarray, targets: np.ndarray, rule: Rule) -> Certific
     needed = int((weights.reshape(-1) @ ((rule.goal - cells) % m).reshape(-1)) % m)
     marked = [(int(r), int(c)) for r, c in np.argwhere(weights != 0)]
     return Certificate(weights=weights, states=m, needed=needed, cells=marked)
+
+
+def likeliest_misreads(
+    board: Any, confidence: np.ndarray, rule: Rule, *, candidates: int = 12
+) -> list[tuple[int, int, int]]:
+    """The fewest, least confident cell changes that make an unsolvable board solvable.
+
+    A board is solvable exactly when every quiet pattern w (see
+    ``_certificate``) has ``w . targets = 0``.  Changing one cell moves those
+    sums by a known column, so the test needs no new elimination: we look at
+    single cells first, least confident first, then pairs among the
+    ``candidates`` least confident cells.  Returns ``[(row, col, new_state)]``,
+    empty when the board is solvable as it is or no such small change exists.
+    """
+    cells = check_board(board, rule)
+    m = rule.states
+    targets = reduce_mod(rule.delta * (rule.goal - cells), m).reshape(-1)
+    quiet = quiet_patterns(cells.shape, rule)
+    gens = quiet.generators % m
+    syndrome = (gens @ targets) % m
+    if not syndrome.any():
+        return []
+    flat_conf = np.asarray(confidence, dtype=np.float64).reshape(-1)
+    order = np.argsort(flat_conf, kind="stable")[: max(1, candidates)]
+    cols = cells.shape[1]
+
+    def shift(index: int, value: int) -> np.ndarray:
+        # new target minus old target of that cell, times its syndrome column
+        change = (rule.delta * (cells.flat[index] - value)) % m
+        return (gens[:, index] * change) % m
+
+    singles = [
+        (flat_conf[k], int(k), v)
+        for k in order
+        for v in range(m)
+        if v != cells.flat[k] and not ((syndrome + shift(int(k), v)) % m).any()
+    ]
+    if singles:
+        _, k, v = min(singles)
+        return [(k // cols, k % cols, v)]
+    pairs = []
+    for i, a in enumerate(order):
+        for b in order[i + 1 :]:
+            for va in range(m):
+                if va == cells.flat[a]:
+                    continue
+                partial = syndrome + shift(int(a), va)
+                for vb in range(m):
+                    if vb != cells.flat[b] and not ((partial + shift(int(b), vb)) % m).any():
+                        pairs.append((flat_conf[a] + flat_conf[b], int(a), va, int(b), vb))
+    if not pairs:
+        return []
+    _, a, va, b, vb = min(pairs)
+    return [(a // cols, a % cols, va), (b // cols, b % cols, vb)]

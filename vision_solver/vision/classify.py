@@ -132,8 +132,8 @@ def read_lights(features: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         other = d[np.arange(len(points)), 1 - labels]
         # A cell far from both looks is usually under a cursor, which brightens:
         # between the two it is the darker state, above both the brighter one.
-        between = np.linalg.norm(centres[0] - centres[1])
-        odd = own > 0.35 * between
+        colour_own = np.linalg.norm(points[:, :3] - centres[labels, :3], axis=1)
+        odd = colour_own > 0.35 * np.linalg.norm(centres[0, :3] - centres[1, :3])
         if odd.any():
             light = centres[:, 0] / _WEIGHTS[0]
             darker, brighter = int(np.argmin(light)), int(np.argmax(light))
@@ -264,6 +264,11 @@ def looks_like_glyphs(board: np.ndarray, rows: int, cols: int) -> bool:
             ys, xs = np.nonzero(upright)
             box = upright[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
             canonical.append(cv2.resize(box, (24, 24), interpolation=cv2.INTER_NEAREST))
+    # A mark that looks the same turned a quarter (a dot, a ring, a square) points nowhere.
+    turned = [(np.logical_and(g > 0, np.rot90(g) > 0).sum()
+               / max(1, np.logical_or(g > 0, np.rot90(g) > 0).sum())) for g in canonical]
+    if np.median(turned) > 0.75:
+        return False
     stack = np.array(canonical, dtype=np.float64)
     typical = np.median(stack, axis=0) > 0.5
     agree = [
@@ -361,9 +366,8 @@ def bench_direction(
     if not len(upper) or not len(lower):
         return 0, 0.3
     contrast = (lower.mean() - upper.mean()) / max(gray[mask > 0].std(), 1.0)
-    confidence = float(np.clip(abs(contrast), 0.3, 1.0)) * float(
-        np.clip((aspect - 1.45) * 3, 0.3, 1)
-    )
+    sureness = float(np.clip(0.5 + abs(contrast - 0.6), 0.3, 1.0))
+    confidence = sureness * float(np.clip((aspect - 1.45) * 3, 0.3, 1))
     return (2 if contrast > 0.6 else 0), confidence
 
 

@@ -1,0 +1,152 @@
+"""The image pipeline: locate -> grid -> classify -> solve -> overlay.
+
+``read_board`` turns an image into a board (cells, confidence, corners);
+``solve_image`` also solves it and draws the answer.  Vision never solves:
+the solve step is the algebra's ``solve``, called here with the cells read.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..errors import BoardInputError, BoardNotFound, Unsolvable
+from ..rules import Rule
+from ..solve import Solution, likeliest_misreads, solve
+from .classify import CellReading, read_cells
+from .grid import Grid, find_grid
+from .imageio import read_image
+from .locate import locate_board
+from .looks import Look, load_looks
+from .overlay import Marks, draw_overlay
+
+#: Cells read with less confidence than this are marked in the overlay.
+LOW_CONFIDENCE = 0.6
+
+PUZZLE_KIND = {"lights-out": "lights", "cross-flip": "lights", "moon-legend": "arrows"}
+
+
+@dataclass
+class BoardReading:
+    """A board read from an image (cells as the solver numbers them)."""
+
+    puzzle: str  # "lights" or "arrows"
+    cells: np.ndarray
+    confidence: np.ndarray
+    grid: Grid
+    look: str
+    corrected: list[tuple[int, int]] = field(default_factory=list)
+
+    @property
+    def states(self) -> int:
+        return 2 if self.puzzle == "lights" else 4
+
+    @property
+    def rows(self) -> int:
+        return self.grid.rows
+
+    @property
+    def cols(self) -> int:
+        return self.grid.cols
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON object of ``boardsolve detect --json``."""
+        return {
+            "puzzle": self.puzzle,
+            "states": self.states,
+            "rows": self.rows,
+            "cols": self.cols,
+            "cells": self.cells.tolist(),
+            "confidence": np.round(self.confidence, 3).tolist(),
+            "corners": np.round(self.grid.corners, 2).tolist(),
+        }
+
+    def with_corrections(self, corrections: list[tuple[int, int, int]]) -> BoardReading:
+        """The reading with cells set by hand (0-based row, col, value); confidence 1 there."""
+        cells = self.cells.copy()
+        confidence = self.confidence.copy()
+        done = []
+        for r, c, v in corrections:
+            if not (0 <= r < self.rows and 0 <= c < self.cols):
+                raise BoardInputError(
+                    f"--set {r + 1},{c + 1}: no such cell on a {self.rows}x{self.cols} board"
+                )
+            if not 0 <= v < self.states:
+                raise BoardInputError(
+                    f"--set {r + 1},{c + 1}={v}: a {self.puzzle} cell is 0..{self.states - 1}"
+                )
+            cells[r, c] = v
+            confidence[r, c] = 1.0
+            done.append((r, c))
+        return replace(self, cells=cells, confidence=confidence, corrected=done)
+
+
+def read_board(
+    image: np.ndarray | str | Path,
+    puzzle: str = "auto",
+    *,
+    size: tuple[int, int] | None = None,
+    looks: list[Look] | None = None,
+) -> BoardReading:
+    """Find and read the board in an image (a BGR array or a file path).
+
+    ``puzzle`` is ``auto``, ``lights`` or ``arrows`` (or a preset name).
+    Raises ``BoardNotFound`` (with the reason) or ``ImageError``.
+    """
+    if not isinstance(image, np.ndarray):
+        image = read_image(image)
+    kind = PUZZLE_KIND.get(puzzle, puzzle)
+    if kind not in ("auto", "lights", "arrows"):
+        raise BoardInputError(f"puzzle must be auto, lights or arrows, not {puzzle!r}")
+    location = locate_board(image)
+    if not location:
+        raise BoardNotFound(location.reason)
+    grid = find_grid(image, location, size)
+    reading: CellReading = read_cells(
+        image, grid, kind, looks if looks is not None else load_looks()
+    )
+    return BoardReading(reading.puzzle, reading.cells, reading.confidence, grid, reading.look)
+
+
+def rule_for(reading: BoardReading, preset: str | None = None, **changes: Any) -> Rule:
+    """The rule of the game read: lights-out for lights, moon-legend for arrows."""
+    if preset is None or preset == "auto":
+        preset = "lights-out" if reading.puzzle == "lights" else "moon-legend"
+    if PUZZLE_KIND[preset] != reading.puzzle:
+        raise BoardInputError(f"--puzzle {preset} does not fit a board of {reading.puzzle}")
+    return Rule.preset(preset, **changes)
+
+
+@dataclass
+class ImageAnswer:
+    reading: BoardReading
+    rule: Rule
+    solution: Solution | None
+    unsolvable: Unsolvable | None
+    suspects: list[tuple[int, int, int]]
+    overlay: np.ndarray
+
+
+def solve_image(image: np.ndarray, reading: BoardReading, rule: Rule) -> ImageAnswer:
+    """Solve the board read and draw the answer (or the likeliest misreads) on the image."""
+    turns = rule.states > 2
+    try:
+        solution = solve(reading.cells, rule)
+    except Unsolvable as exc:
+        suspects = likeliest_misreads(reading.cells, reading.confidence, rule)
+        legend = "no solution as read"
+        if suspects:
+            cells = ", ".join(f"({r + 1},{c + 1})" for r, c, _ in suspects)
+            legend += f": check {cells}"
+        marks = Marks(None, legend, reading.confidence, LOW_CONFIDENCE, turns,
+                      [(r, c) for r, c, _ in suspects])
+        return ImageAnswer(reading, rule, None, exc, suspects,
+                           draw_overlay(image, reading.grid, marks))
+    clicks = "click" if solution.moves == 1 else "clicks"
+    proof = "optimal" if solution.optimal else "best found"
+    legend = f"{solution.moves} {clicks} ({proof})"
+    marks = Marks(solution.presses, legend, reading.confidence, LOW_CONFIDENCE, turns)
+    return ImageAnswer(reading, rule, solution, None, [], draw_overlay(image, reading.grid, marks))
