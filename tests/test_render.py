@@ -50,8 +50,9 @@ def test_every_look_renders_a_3x4_board(look: str) -> None:
 @pytest.mark.parametrize("look", list(LOOKS))
 @pytest.mark.parametrize("tilt", [0.0, 0.25])
 def test_corners_inside_canvas_and_clockwise(look: str, tilt: float) -> None:
-    out = render_board(_cells(look, 4, 6, seed=2), look, seed=5, cell_px=24,
-                       canvas=(640, 480), tilt=tilt)
+    out = render_board(
+        _cells(look, 4, 6, seed=2), look, seed=5, cell_px=24, canvas=(640, 480), tilt=tilt
+    )
     h, w = out.image.shape[:2]
     assert (h, w) == (480, 640)
     c = out.corners
@@ -72,8 +73,9 @@ def test_corner_quad_area_matches_cell_grid(look: str) -> None:
 
 
 def test_corners_at_origin_for_flat_looks() -> None:
-    out = render_board(_cells("flat-dark", 2, 3), "flat-dark", cell_px=20, canvas=(300, 200),
-                       origin=(50, 60))
+    out = render_board(
+        _cells("flat-dark", 2, 3), "flat-dark", cell_px=20, canvas=(300, 200), origin=(50, 60)
+    )
     expected = np.array([[49.5, 59.5], [109.5, 59.5], [109.5, 99.5], [49.5, 99.5]])
     np.testing.assert_allclose(out.corners, expected)
 
@@ -116,8 +118,9 @@ def test_cell_centres_show_the_right_state(tilt: float) -> None:
     """Map cell centres through the corner quad and read each tile's colour back."""
     rows, cols = 5, 6
     cells = _cells("flat-dark", rows, cols, seed=9)
-    out = render_board(cells, "flat-dark", seed=11, cell_px=32, canvas=(700, 500), tilt=tilt,
-                       noise=3.0)
+    out = render_board(
+        cells, "flat-dark", seed=11, cell_px=32, canvas=(700, 500), tilt=tilt, noise=3.0
+    )
     unit = np.float32([[0, 0], [cols, 0], [cols, rows], [0, rows]])
     hom = cv2.getPerspectiveTransform(unit, out.corners.astype(np.float32))
     centres = np.float32([[[c + 0.5, r + 0.5] for r in range(rows) for c in range(cols)]])
@@ -246,8 +249,10 @@ def _wood_mask(img: np.ndarray) -> np.ndarray:
 
 @pytest.mark.parametrize("seed", [0, 11])
 def test_chairs_four_directions_look_different(seed: int) -> None:
-    ims = [render_board(np.array([[d]]), "chairs", seed=seed, cell_px=96, clutter=False).image
-           for d in range(4)]
+    ims = [
+        render_board(np.array([[d]]), "chairs", seed=seed, cell_px=96, clutter=False).image
+        for d in range(4)
+    ]
     # same seed: identical grass and camera, so only the bench changes
     union = np.zeros(ims[0].shape[:2], bool)
     for a, b in itertools.combinations(range(4), 2):
@@ -264,11 +269,13 @@ def test_chairs_four_directions_look_different(seed: int) -> None:
         top = ys < np.percentile(ys, 25)
         low = ys > np.median(ys)
         red = img[..., 2].astype(float)
-        feats.append({
-            "area": m.sum(),
-            "top_x": xs[top].mean() - xs.mean(),  # where the highest parts (backrest) lean
-            "low_bright": red[ys[low], xs[low]].mean() - red[ys[~low], xs[~low]].mean(),
-        })
+        feats.append(
+            {
+                "area": m.sum(),
+                "top_x": xs[top].mean() - xs.mean(),  # where the highest parts (backrest) lean
+                "low_bright": red[ys[low], xs[low]].mean() - red[ys[~low], xs[~low]].mean(),
+            }
+        )
     # facing the camera (2) shows the seat in front of the backrest: more wood, lit seat below
     assert feats[2]["area"] > 1.3 * feats[0]["area"]
     assert feats[2]["low_bright"] > 0 > feats[0]["low_bright"]

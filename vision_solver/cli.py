@@ -318,8 +318,11 @@ def _parse_set(items: list[str] | None) -> list[tuple[int, int, int]]:
         try:
             where, value = item.split("=")
             r, c = (int(x) for x in where.split(","))
-            v = LETTERS.index(value.strip().upper()) if value.strip().upper() in LETTERS else int(
-                value)
+            v = (
+                LETTERS.index(value.strip().upper())
+                if value.strip().upper() in LETTERS
+                else int(value)
+            )
         except ValueError:
             fail(f"--set {item!r}: expected row,col=value, e.g. --set 2,3=1")
         out.append((r - 1, c - 1, v))
@@ -332,8 +335,13 @@ def _format_cells(cells: Any, puzzle: str) -> str:
     return format_grid(cells, "letters" if puzzle == "arrows" else "digits")
 
 
-def _read(image_path: str, puzzle: str, size: str | None, models: Path | None,
-          corrections: list[str] | None) -> tuple[Any, Any]:
+def _read(
+    image_path: str,
+    puzzle: str,
+    size: str | None,
+    models: Path | None,
+    corrections: list[str] | None,
+) -> tuple[Any, Any]:
     """Image and board reading, or one Error line."""
     from .vision.grid import parse_size
     from .vision.imageio import read_image
@@ -366,9 +374,14 @@ def _overlay_path(image_path: str, out: Path | None) -> Path:
 def image_command(
     image: Annotated[str, typer.Argument(help="Screenshot (PNG, JPEG, GIF first frame, ...).")],
     puzzle: ImagePuzzleOption = ImagePuzzle.auto,
-    out: Annotated[Path | None, typer.Option("--out", "-o", help="Where to write the overlay "
-                                             "(default: <stem>.solved.png beside the input).")]
-    = None,
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            "--out",
+            "-o",
+            help="Where to write the overlay (default: <stem>.solved.png beside the input).",
+        ),
+    ] = None,
     size: SizeOption = None,
     set_cells: SetOption = None,
     models: ModelsOption = None,
@@ -418,11 +431,13 @@ def _print_image_answer(reading: Any, answer: Any, target: Path) -> None:
     look = "" if reading.look == "generic" else f", look {reading.look}"
     typer.echo(f"board ({reading.rows}x{reading.cols} {reading.puzzle}{look}):")
     typer.echo(_format_cells(reading.cells, reading.puzzle))
-    doubtful = [(int(r), int(c)) for r, c in zip(*((reading.confidence < 0.6).nonzero()),
-                                                   strict=True)]
+    doubtful = [
+        (int(r), int(c)) for r, c in zip(*((reading.confidence < 0.6).nonzero()), strict=True)
+    ]
     if doubtful:
-        listed = ", ".join(f"({r + 1},{c + 1}) {reading.confidence[r, c]:.2f}"
-                           for r, c in doubtful[:10])
+        listed = ", ".join(
+            f"({r + 1},{c + 1}) {reading.confidence[r, c]:.2f}" for r, c in doubtful[:10]
+        )
         typer.echo(f"low confidence: {listed}")
     if answer.solution is not None:
         typer.echo("clicks:")
@@ -456,8 +471,7 @@ def detect(
     if json_output:
         typer.echo(json.dumps(reading.to_dict()))
         return
-    typer.echo(f"board ({reading.rows}x{reading.cols} {reading.puzzle}, "
-               f"look {reading.look}):")
+    typer.echo(f"board ({reading.rows}x{reading.cols} {reading.puzzle}, look {reading.look}):")
     typer.echo(_format_cells(reading.cells, reading.puzzle))
     typer.echo(f"lowest confidence: {reading.confidence.min():.2f}")
     corners = " ".join(f"({x:.1f},{y:.1f})" for x, y in reading.grid.corners)
@@ -471,10 +485,13 @@ VIDEO_SUFFIXES = {".mp4", ".avi", ".mov", ".mkv", ".webm", ".m4v"}
 @app.command()
 def batch(
     inputs: Annotated[list[Path], typer.Argument(help="Images, folders of images, or videos.")],
-    out_dir: Annotated[Path | None, typer.Option("--out-dir", help="Folder for the overlays "
-                                                 "(default: beside each input).")] = None,
-    every: Annotated[float, typer.Option("--every", help="Seconds between video frames read.",
-                                         min=0.01)] = 1.0,
+    out_dir: Annotated[
+        Path | None,
+        typer.Option("--out-dir", help="Folder for the overlays (default: beside each input)."),
+    ] = None,
+    every: Annotated[
+        float, typer.Option("--every", help="Seconds between video frames read.", min=0.01)
+    ] = 1.0,
     puzzle: ImagePuzzleOption = ImagePuzzle.auto,
     models: ModelsOption = None,
     json_output: JsonOption = False,
@@ -496,17 +513,26 @@ def batch(
     files: list[Path] = []
     for item in inputs:
         if item.is_dir():
-            files += sorted(p for p in item.iterdir()
-                            if p.suffix.lower() in IMAGE_SUFFIXES | VIDEO_SUFFIXES
-                            and ".solved." not in p.name)
+            files += sorted(
+                p
+                for p in item.iterdir()
+                if p.suffix.lower() in IMAGE_SUFFIXES | VIDEO_SUFFIXES and ".solved." not in p.name
+            )
         elif item.exists():
             files.append(item)
         else:
             fail(f"{item}: no such file or folder")
     if not files:
         fail("no images or videos to read")
-    rows = run_batch(files, out_dir=out_dir, every=every, puzzle=puzzle.value, models=models,
-                     progress=not quiet and not json_output, video_suffixes=VIDEO_SUFFIXES)
+    rows = run_batch(
+        files,
+        out_dir=out_dir,
+        every=every,
+        puzzle=puzzle.value,
+        models=models,
+        progress=not quiet and not json_output,
+        video_suffixes=VIDEO_SUFFIXES,
+    )
     if json_output:
         for row in rows:
             typer.echo(json.dumps(row))
@@ -530,8 +556,14 @@ def batch(
 @app.command()
 def learn(
     image: Annotated[str, typer.Argument(help="A screenshot of the game, correctly labelled.")],
-    cells: Annotated[str, typer.Option("--cells", help="Its cells: rows separated by commas "
-                                       "(e.g. 010,111,010; URDL for arrows) or a board file.")],
+    cells: Annotated[
+        str,
+        typer.Option(
+            "--cells",
+            help="Its cells: rows separated by commas "
+            "(e.g. 010,111,010; URDL for arrows) or a board file.",
+        ),
+    ],
     name: Annotated[str, typer.Option("--name", help="Name of the new look.")],
     models: ModelsOption = None,
 ) -> None:
@@ -549,8 +581,11 @@ def learn(
     from .vision.locate import locate_board
     from .vision.looks import learn_look, save_look
 
-    text = Path(cells).read_text(encoding="utf-8") if Path(cells).is_file() else cells.replace(
-        ",", "\n")
+    text = (
+        Path(cells).read_text(encoding="utf-8")
+        if Path(cells).is_file()
+        else cells.replace(",", "\n")
+    )
     try:
         parsed = parse_board(text)
         picture = read_image(image)
@@ -564,8 +599,9 @@ def learn(
         fail(f"{image}: no board found ({location.reason})")
     grid = find_grid(picture, location, parsed.cells.shape)
     features = cell_features(grid.rectify(picture, CELL_PX), grid.rows, grid.cols, grid.tile)
-    look = learn_look(features, parsed.cells, name, puzzle,
-                      "colours" if puzzle == "lights" else "glyphs")
+    look = learn_look(
+        features, parsed.cells, name, puzzle, "colours" if puzzle == "lights" else "glyphs"
+    )
     path = save_look(look, models)
     typer.echo(f"learned look {name!r} ({puzzle}, {grid.rows}x{grid.cols}): {path}")
 

@@ -231,7 +231,12 @@ def _certificate(cells: np.ndarray, targets: np.ndarray, rule: Rule) -> Certific
 
 
 def likeliest_misreads(
-    board: Any, confidence: np.ndarray, rule: Rule, *, candidates: int = 12
+    board: Any,
+    confidence: np.ndarray,
+    rule: Rule,
+    *,
+    candidates: int = 12,
+    fixed: list[tuple[int, int]] | None = None,
 ) -> list[tuple[int, int, int]]:
     """The fewest, least confident cell changes that make an unsolvable board solvable.
 
@@ -239,8 +244,9 @@ def likeliest_misreads(
     ``_certificate``) has ``w . targets = 0``.  Changing one cell moves those
     sums by a known column, so the test needs no new elimination: we look at
     single cells first, least confident first, then pairs among the
-    ``candidates`` least confident cells.  Returns ``[(row, col, new_state)]``,
-    empty when the board is solvable as it is or no such small change exists.
+    ``candidates`` least confident cells; cells in ``fixed`` (set by hand) are
+    never suspected.  Returns ``[(row, col, new_state)]``, empty when the board
+    is solvable as it is or no such small change exists.
     """
     cells = check_board(board, rule)
     m = rule.states
@@ -251,8 +257,10 @@ def likeliest_misreads(
     if not syndrome.any():
         return []
     flat_conf = np.asarray(confidence, dtype=np.float64).reshape(-1)
-    order = np.argsort(flat_conf, kind="stable")[: max(1, candidates)]
     cols = cells.shape[1]
+    trusted = {r * cols + c for r, c in fixed or []}
+    order = [int(k) for k in np.argsort(flat_conf, kind="stable") if int(k) not in trusted]
+    order = order[: max(1, candidates)]
 
     def shift(index: int, value: int) -> np.ndarray:
         # new target minus old target of that cell, times its syndrome column

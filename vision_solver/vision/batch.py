@@ -40,8 +40,9 @@ def video_frames(path: Path, every: float) -> Iterator[tuple[float, np.ndarray]]
         capture.release()
 
 
-def _solve_one(image: np.ndarray, label: str, target: Path, puzzle: str, looks: list,
-               protect: Path) -> dict[str, Any]:
+def _solve_one(
+    image: np.ndarray, label: str, target: Path, puzzle: str, looks: list, protect: Path
+) -> dict[str, Any]:
     row: dict[str, Any] = {"input": label}
     try:
         reading = read_board(image, puzzle, looks=looks)
@@ -61,9 +62,16 @@ def _solve_one(image: np.ndarray, label: str, target: Path, puzzle: str, looks: 
     return row
 
 
-def run_batch(files: list[Path], *, out_dir: Path | None, every: float, puzzle: str,
-              models: Path | None, progress: bool, video_suffixes: set[str]
-              ) -> list[dict[str, Any]]:
+def run_batch(
+    files: list[Path],
+    *,
+    out_dir: Path | None,
+    every: float,
+    puzzle: str,
+    models: Path | None,
+    progress: bool,
+    video_suffixes: set[str],
+) -> list[dict[str, Any]]:
     """Read, solve and draw every input; one result row per image or distinct video board."""
     looks = load_looks(models)
     rows: list[dict[str, Any]] = []
@@ -87,8 +95,16 @@ def run_batch(files: list[Path], *, out_dir: Path | None, every: float, puzzle: 
                         if key == previous:
                             continue
                         previous = key
-                        rows.append(_solve_one(frame, label, target_for(path, f".t{seconds:07.1f}"),
-                                               puzzle, looks, path))
+                        rows.append(
+                            _solve_one(
+                                frame,
+                                label,
+                                target_for(path, f".t{seconds:07.1f}"),
+                                puzzle,
+                                looks,
+                                path,
+                            )
+                        )
                 except BoardSolveError as exc:
                     rows.append({"input": path.name, "status": f"error: {exc}"})
             else:
@@ -97,8 +113,9 @@ def run_batch(files: list[Path], *, out_dir: Path | None, every: float, puzzle: 
                 except BoardSolveError as exc:
                     rows.append({"input": str(path), "status": f"error: {exc}"})
                 else:
-                    rows.append(_solve_one(image, str(path), target_for(path, ""), puzzle, looks,
-                                           path))
+                    rows.append(
+                        _solve_one(image, str(path), target_for(path, ""), puzzle, looks, path)
+                    )
             yield
 
     if progress:

@@ -265,8 +265,13 @@ def looks_like_glyphs(board: np.ndarray, rows: int, cols: int) -> bool:
             box = upright[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
             canonical.append(cv2.resize(box, (24, 24), interpolation=cv2.INTER_NEAREST))
     # A mark that looks the same turned a quarter (a dot, a ring, a square) points nowhere.
-    turned = [(np.logical_and(g > 0, np.rot90(g) > 0).sum()
-               / max(1, np.logical_or(g > 0, np.rot90(g) > 0).sum())) for g in canonical]
+    turned = [
+        (
+            np.logical_and(g > 0, np.rot90(g) > 0).sum()
+            / max(1, np.logical_or(g > 0, np.rot90(g) > 0).sum())
+        )
+        for g in canonical
+    ]
     if np.median(turned) > 0.75:
         return False
     stack = np.array(canonical, dtype=np.float64)

@@ -293,7 +293,7 @@ def _lattice_from(seed_group: list[Blob], all_blobs: list[Blob]) -> Lattice | No
     # Real boards have near-square cells on near-perpendicular rows and columns.
     lengths = np.hypot(*u), np.hypot(*v)
     isotropy = min(lengths) / max(lengths)
-    sine = abs(np.cross(u, v)) / (lengths[0] * lengths[1])
+    sine = abs(u[0] * v[1] - u[1] * v[0]) / (lengths[0] * lengths[1])
     # Blobs of a real board sit right on their lattice points; clutter that a
     # fine lattice happens to catch is spread over the whole tolerance disc.
     precision = float(np.mean([resid < 0.08 for resid, _ in placed.values()]))

@@ -46,8 +46,9 @@ def _disc(grid: Grid, row: int, col: int, radius: float, steps: int = 48) -> np.
     return _poly(grid, uv)
 
 
-def _text_centred(img: np.ndarray, text: str, centre: np.ndarray, height: float,
-                  colour: tuple[int, int, int]) -> None:
+def _text_centred(
+    img: np.ndarray, text: str, centre: np.ndarray, height: float, colour: tuple[int, int, int]
+) -> None:
     scale = max(0.3, height / 22.0)
     thick = max(1, int(round(scale * 2)))
     (w, h), _ = cv2.getTextSize(text, FONT, scale, thick)
@@ -60,8 +61,9 @@ def _local_size(grid: Grid, row: int, col: int) -> float:
     return float(min(np.linalg.norm(quad[1] - quad[0]), np.linalg.norm(quad[3] - quad[0])))
 
 
-def _turn_arrow(img: np.ndarray, grid: Grid, row: int, col: int, clockwise: bool,
-                size: float) -> None:
+def _turn_arrow(
+    img: np.ndarray, grid: Grid, row: int, col: int, clockwise: bool, size: float
+) -> None:
     """A three-quarter arc around the disc with an arrowhead at its end."""
     start, end = (-0.6 * np.pi, 0.9 * np.pi) if clockwise else (0.9 * np.pi, -0.6 * np.pi)
     t = np.linspace(start, end, 40)
@@ -70,29 +72,45 @@ def _turn_arrow(img: np.ndarray, grid: Grid, row: int, col: int, clockwise: bool
     pts = grid.to_image(uv)
     colour = CW if clockwise else CCW
     thick = max(2, int(size / 14))
-    cv2.polylines(img, [np.round(pts * 16).astype(np.int32)], False, (0, 0, 0), thick + 2,
-                  cv2.LINE_AA, shift=4)
-    cv2.polylines(img, [np.round(pts * 16).astype(np.int32)], False, colour, thick,
-                  cv2.LINE_AA, shift=4)
+    cv2.polylines(
+        img,
+        [np.round(pts * 16).astype(np.int32)],
+        False,
+        (0, 0, 0),
+        thick + 2,
+        cv2.LINE_AA,
+        shift=4,
+    )
+    cv2.polylines(
+        img, [np.round(pts * 16).astype(np.int32)], False, colour, thick, cv2.LINE_AA, shift=4
+    )
     tip, before = pts[-1], pts[-4]
     direction = (tip - before) / max(np.linalg.norm(tip - before), 1e-6)
     normal = np.array([-direction[1], direction[0]])
     head = max(4.0, size / 7)
     back = tip - direction * head * 0.6
-    tri = np.array([tip + direction * head * 0.6, back + normal * head * 0.6,
-                    back - normal * head * 0.6])
+    tri = np.array(
+        [tip + direction * head * 0.6, back + normal * head * 0.6, back - normal * head * 0.6]
+    )
     cv2.fillConvexPoly(img, np.round(tri * 16).astype(np.int32), colour, cv2.LINE_AA, shift=4)
 
 
-def _dashed_quad(img: np.ndarray, quad: np.ndarray, colour: tuple[int, int, int],
-                 thick: int) -> None:
+def _dashed_quad(
+    img: np.ndarray, quad: np.ndarray, colour: tuple[int, int, int], thick: int
+) -> None:
     for i in range(4):
         a, b = quad[i], quad[(i + 1) % 4]
         for t0 in np.arange(0, 1, 0.2):
             p = a + (b - a) * t0
             q = a + (b - a) * min(1.0, t0 + 0.12)
-            cv2.line(img, tuple(np.round(p).astype(int)), tuple(np.round(q).astype(int)), colour,
-                     thick, cv2.LINE_AA)
+            cv2.line(
+                img,
+                tuple(np.round(p).astype(int)),
+                tuple(np.round(q).astype(int)),
+                colour,
+                thick,
+                cv2.LINE_AA,
+            )
 
 
 def _legend(img: np.ndarray, text: str, grid: Grid) -> None:
@@ -105,8 +123,9 @@ def _legend(img: np.ndarray, text: str, grid: Grid) -> None:
     # Put the legend in the image corner farthest from the board.
     centre = grid.corners.mean(axis=0)
     spots = [(0, 0), (w - box_w, 0), (0, h - box_h), (w - box_w, h - box_h)]
-    x, y = max(spots, key=lambda p: np.hypot(p[0] + box_w / 2 - centre[0],
-                                             p[1] + box_h / 2 - centre[1]))
+    x, y = max(
+        spots, key=lambda p: np.hypot(p[0] + box_w / 2 - centre[0], p[1] + box_h / 2 - centre[1])
+    )
     x, y = int(max(0, x)), int(max(0, y))
     cv2.rectangle(img, (x, y), (x + box_w, y + box_h), (255, 255, 255), -1)
     cv2.rectangle(img, (x, y), (x + box_w, y + box_h), (0, 0, 0), max(1, thick // 2))
@@ -130,8 +149,15 @@ def draw_overlay(image: np.ndarray, grid: Grid, marks: Marks) -> np.ndarray:
             _text_centred(out, "?", corner, 0.3 * _local_size(grid, int(r), int(c)), DOUBT)
     for r, c in marks.suspects:
         quad = grid.cell_quad(r, c, inset=0.03)
-        cv2.polylines(out, [np.round(quad * 16).astype(np.int32)], True, MISREAD, thick + 1,
-                      cv2.LINE_AA, shift=4)
+        cv2.polylines(
+            out,
+            [np.round(quad * 16).astype(np.int32)],
+            True,
+            MISREAD,
+            thick + 1,
+            cv2.LINE_AA,
+            shift=4,
+        )
 
     if marks.presses is not None:
         for r, c in np.argwhere(marks.presses != 0):

@@ -136,15 +136,24 @@ def solve_image(image: np.ndarray, reading: BoardReading, rule: Rule) -> ImageAn
     try:
         solution = solve(reading.cells, rule)
     except Unsolvable as exc:
-        suspects = likeliest_misreads(reading.cells, reading.confidence, rule)
+        suspects = likeliest_misreads(
+            reading.cells, reading.confidence, rule, fixed=reading.corrected
+        )
         legend = "no solution as read"
         if suspects:
             cells = ", ".join(f"({r + 1},{c + 1})" for r, c, _ in suspects)
             legend += f": check {cells}"
-        marks = Marks(None, legend, reading.confidence, LOW_CONFIDENCE, turns,
-                      [(r, c) for r, c, _ in suspects])
-        return ImageAnswer(reading, rule, None, exc, suspects,
-                           draw_overlay(image, reading.grid, marks))
+        marks = Marks(
+            None,
+            legend,
+            reading.confidence,
+            LOW_CONFIDENCE,
+            turns,
+            [(r, c) for r, c, _ in suspects],
+        )
+        return ImageAnswer(
+            reading, rule, None, exc, suspects, draw_overlay(image, reading.grid, marks)
+        )
     clicks = "click" if solution.moves == 1 else "clicks"
     proof = "optimal" if solution.optimal else "best found"
     legend = f"{solution.moves} {clicks} ({proof})"

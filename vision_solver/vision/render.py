@@ -147,7 +147,13 @@ def _text_size(text: str, font: int, scale: float, thick: int) -> tuple[int, int
 
 
 def _put_text_centered(
-    img: np.ndarray, text: str, cx: float, cy: float, font: int, scale: float, color: Color,
+    img: np.ndarray,
+    text: str,
+    cx: float,
+    cy: float,
+    font: int,
+    scale: float,
+    color: Color,
     thick: int,
 ) -> None:
     w, h, _ = _text_size(text, font, scale, thick)
@@ -187,40 +193,111 @@ class _Theme:
 def _theme(look: str, rng: np.random.Generator) -> _Theme:
     simplex = cv2.FONT_HERSHEY_SIMPLEX
     if look == "flat-dark":
-        return _Theme(_jitter(rng, (24, 22, 20), 6), (48, 46, 44), (200, 200, 200),
-                      (225, 225, 225), (70, 68, 66), (235, 235, 235), simplex,
-                      panel=_jitter(rng, (34, 32, 30), 4))
+        return _Theme(
+            _jitter(rng, (24, 22, 20), 6),
+            (48, 46, 44),
+            (200, 200, 200),
+            (225, 225, 225),
+            (70, 68, 66),
+            (235, 235, 235),
+            simplex,
+            panel=_jitter(rng, (34, 32, 30), 4),
+        )
     if look == "flat-light":
-        return _Theme(_jitter(rng, (246, 246, 246), 4), (228, 228, 228), (60, 60, 60),
-                      (50, 50, 50), (225, 160, 90), (255, 255, 255), simplex)
+        return _Theme(
+            _jitter(rng, (246, 246, 246), 4),
+            (228, 228, 228),
+            (60, 60, 60),
+            (50, 50, 50),
+            (225, 160, 90),
+            (255, 255, 255),
+            simplex,
+        )
     if look == "bevel":
-        return _Theme(_jitter(rng, (72, 36, 18), 6), (120, 110, 105), (20, 20, 20),
-                      (235, 225, 215), (150, 140, 135), (20, 20, 20), cv2.FONT_HERSHEY_DUPLEX,
-                      panel=_jitter(rng, (90, 48, 26), 5))
+        return _Theme(
+            _jitter(rng, (72, 36, 18), 6),
+            (120, 110, 105),
+            (20, 20, 20),
+            (235, 225, 215),
+            (150, 140, 135),
+            (20, 20, 20),
+            cv2.FONT_HERSHEY_DUPLEX,
+            panel=_jitter(rng, (90, 48, 26), 5),
+        )
     if look == "round":
-        return _Theme(_jitter(rng, (22, 24, 22), 4), (40, 44, 40), (150, 220, 150),
-                      (140, 230, 150), (45, 70, 45), (200, 255, 200), simplex)
+        return _Theme(
+            _jitter(rng, (22, 24, 22), 4),
+            (40, 44, 40),
+            (150, 220, 150),
+            (140, 230, 150),
+            (45, 70, 45),
+            (200, 255, 200),
+            simplex,
+        )
     if look == "gridlines":
-        return _Theme(_jitter(rng, (222, 232, 238), 5), (200, 200, 200), (30, 30, 30),
-                      (30, 30, 30), (190, 190, 190), (20, 20, 20), cv2.FONT_HERSHEY_COMPLEX)
+        return _Theme(
+            _jitter(rng, (222, 232, 238), 5),
+            (200, 200, 200),
+            (30, 30, 30),
+            (30, 30, 30),
+            (190, 190, 190),
+            (20, 20, 20),
+            cv2.FONT_HERSHEY_COMPLEX,
+        )
     if look == "terminal":
-        return _Theme((10, 12, 10), (10, 12, 10), (60, 200, 80), (60, 200, 80), (10, 12, 10),
-                      (60, 200, 80), cv2.FONT_HERSHEY_PLAIN, button_style="box")
+        return _Theme(
+            (10, 12, 10),
+            (10, 12, 10),
+            (60, 200, 80),
+            (60, 200, 80),
+            (10, 12, 10),
+            (60, 200, 80),
+            cv2.FONT_HERSHEY_PLAIN,
+            button_style="box",
+        )
     if look == "numbered":
-        return _Theme(_jitter(rng, (205, 198, 192), 6), (150, 60, 130), (255, 255, 255),
-                      (70, 40, 70), (150, 60, 130), (255, 255, 255), simplex,
-                      panel=_jitter(rng, (175, 168, 160), 5))
+        return _Theme(
+            _jitter(rng, (205, 198, 192), 6),
+            (150, 60, 130),
+            (255, 255, 255),
+            (70, 40, 70),
+            (150, 60, 130),
+            (255, 255, 255),
+            simplex,
+            panel=_jitter(rng, (175, 168, 160), 5),
+        )
     if look == "arrow-tiles":
-        return _Theme(_jitter(rng, (52, 52, 52), 5), (34, 34, 34), (210, 210, 210),
-                      (230, 230, 230), (90, 90, 90), (240, 240, 240), simplex)
+        return _Theme(
+            _jitter(rng, (52, 52, 52), 5),
+            (34, 34, 34),
+            (210, 210, 210),
+            (230, 230, 230),
+            (90, 90, 90),
+            (240, 240, 240),
+            simplex,
+        )
     if look == "arrow-squares":
-        return _Theme(_jitter(rng, (150, 140, 128), 8), (235, 235, 235), (40, 40, 40),
-                      (30, 30, 30), (80, 70, 60), (245, 245, 245), cv2.FONT_HERSHEY_DUPLEX,
-                      panel=_jitter(rng, (120, 110, 100), 6))
+        return _Theme(
+            _jitter(rng, (150, 140, 128), 8),
+            (235, 235, 235),
+            (40, 40, 40),
+            (30, 30, 30),
+            (80, 70, 60),
+            (245, 245, 245),
+            cv2.FONT_HERSHEY_DUPLEX,
+            panel=_jitter(rng, (120, 110, 100), 6),
+        )
     if look == "chairs":
-        return _Theme((60, 120, 70), (22, 26, 30), (60, 200, 235), (70, 215, 245),
-                      (30, 38, 46), (70, 215, 245), cv2.FONT_HERSHEY_TRIPLEX,
-                      button_style="gold")
+        return _Theme(
+            (60, 120, 70),
+            (22, 26, 30),
+            (60, 200, 235),
+            (70, 215, 245),
+            (30, 38, 46),
+            (70, 215, 245),
+            cv2.FONT_HERSHEY_TRIPLEX,
+            button_style="gold",
+        )
     raise AssertionError(look)
 
 
@@ -240,8 +317,9 @@ def _frame_pad(look: str, cp: int) -> int:
 _DrawFn = Callable[[np.ndarray, np.ndarray, int, int, int, np.random.Generator, _Theme], None]
 
 
-def _draw_panel(img: np.ndarray, x0: int, y0: int, cp: int, cells: np.ndarray, th: _Theme,
-                rounded: bool = True) -> None:
+def _draw_panel(
+    img: np.ndarray, x0: int, y0: int, cp: int, cells: np.ndarray, th: _Theme, rounded: bool = True
+) -> None:
     if th.panel is None:
         return
     rows, cols = cells.shape
@@ -285,9 +363,14 @@ def _draw_bevel(img, cells, x0, y0, cp, rng, th) -> None:
         lo = _scale(face, 0.45)
         xa, ya, xb, yb = _cell_box(x0, y0, cp, r, c, m)
         cv2.rectangle(img, (xa, ya), (xb, yb), lo, -1)
-        light_edge = [(xa - 0.5, ya - 0.5), (xb + 0.5, ya - 0.5), (xb + 0.5 - b, ya - 0.5 + b),
-                      (xa - 0.5 + b, ya - 0.5 + b), (xa - 0.5 + b, yb + 0.5 - b),
-                      (xa - 0.5, yb + 0.5)]
+        light_edge = [
+            (xa - 0.5, ya - 0.5),
+            (xb + 0.5, ya - 0.5),
+            (xb + 0.5 - b, ya - 0.5 + b),
+            (xa - 0.5 + b, ya - 0.5 + b),
+            (xa - 0.5 + b, yb + 0.5 - b),
+            (xa - 0.5, yb + 0.5),
+        ]
         _fill_poly(img, light_edge, hi)
         cv2.rectangle(img, (xa + b, ya + b), (xb - b, yb - b), face, -1)
 
@@ -307,8 +390,15 @@ def _draw_round(img, cells, x0, y0, cp, rng, th) -> None:
     for (r, c), v in np.ndenumerate(cells):
         if v:
             cx, cy = _cell_centre(x0 - xa, y0 - ya, cp, r, c)
-            cv2.circle(glow, (int(round(cx * _ONE)), int(round(cy * _ONE))),
-                       int(round(rad * 1.25 * _ONE)), lit, -1, _AA, _SHIFT)
+            cv2.circle(
+                glow,
+                (int(round(cx * _ONE)), int(round(cy * _ONE))),
+                int(round(rad * 1.25 * _ONE)),
+                lit,
+                -1,
+                _AA,
+                _SHIFT,
+            )
     glow = cv2.GaussianBlur(glow, (0, 0), cp * 0.14)
     roi = img[ya:yb, xa:xb].astype(np.float32)
     img[ya:yb, xa:xb] = np.clip(roi + 0.55 * glow, 0, 255).astype(np.uint8)
@@ -320,8 +410,9 @@ def _draw_round(img, cells, x0, y0, cp, rng, th) -> None:
             cv2.circle(img, ctr, int(round(rad * 0.55 * _ONE)), core, -1, _AA, _SHIFT)
         else:
             cv2.circle(img, ctr, int(round(rad * _ONE)), rim, -1, _AA, _SHIFT)
-            cv2.circle(img, ctr, int(round((rad - max(1.0, cp * 0.04)) * _ONE)), off, -1, _AA,
-                       _SHIFT)
+            cv2.circle(
+                img, ctr, int(round((rad - max(1.0, cp * 0.04)) * _ONE)), off, -1, _AA, _SHIFT
+            )
 
 
 def _grid_line_thickness(cp: int) -> int:
@@ -360,11 +451,19 @@ def _draw_terminal(img, cells, x0, y0, cp, rng, th) -> None:
     for (r, c), v in np.ndenumerate(cells):
         cx, cy = _cell_centre(x0, y0, cp, r, c)
         col = (20, 100, 140) if v else (92, 92, 92)
-        cv2.circle(img, (int(round(cx * _ONE)), int(round(cy * _ONE))), int(round(dot_r * _ONE)),
-                   col, -1, _AA, _SHIFT)
+        cv2.circle(
+            img,
+            (int(round(cx * _ONE)), int(round(cy * _ONE))),
+            int(round(dot_r * _ONE)),
+            col,
+            -1,
+            _AA,
+            _SHIFT,
+        )
     f = max(3, cp // 6)
-    cv2.rectangle(img, (x0 - f - 1, y0 - f - 1), (x0 + cols * cp + f, y0 + rows * cp + f),
-                  (135, 135, 135), 1)
+    cv2.rectangle(
+        img, (x0 - f - 1, y0 - f - 1), (x0 + cols * cp + f, y0 + rows * cp + f), (135, 135, 135), 1
+    )
 
 
 def _draw_numbered(img, cells, x0, y0, cp, rng, th) -> None:
@@ -397,8 +496,7 @@ def _draw_arrow_tiles(img, cells, x0, y0, cp, rng, th) -> None:
         cx, cy = _cell_centre(x0, y0, cp, r, c)
         ctr = (int(round(cx * _ONE)), int(round(cy * _ONE)))
         cv2.circle(img, ctr, int(round(rad * _ONE)), rim, -1, _AA, _SHIFT)
-        cv2.circle(img, ctr, int(round((rad - max(1.5, cp * 0.04)) * _ONE)), tile, -1, _AA,
-                   _SHIFT)
+        cv2.circle(img, ctr, int(round((rad - max(1.5, cp * 0.04)) * _ONE)), tile, -1, _AA, _SHIFT)
         pts = _rotate_dir(chevron, int(v)) + (cx, cy)
         p = np.round(pts * _ONE).astype(np.int32).reshape(-1, 1, 2)
         cv2.polylines(img, [p], False, ink, thick, _AA, _SHIFT)
@@ -409,10 +507,20 @@ def _draw_arrow_squares(img, cells, x0, y0, cp, rng, th) -> None:
     tile = _jitter(rng, (232, 236, 238), 5)
     ink = _jitter(rng, (45, 42, 40), 5)
     m = max(1, round(cp * 0.06))
-    arrow = np.array([
-        [0.0, -0.34], [0.24, -0.06], [0.075, -0.06], [0.075, 0.32],
-        [-0.075, 0.32], [-0.075, -0.06], [-0.24, -0.06],
-    ]) * cp
+    arrow = (
+        np.array(
+            [
+                [0.0, -0.34],
+                [0.24, -0.06],
+                [0.075, -0.06],
+                [0.075, 0.32],
+                [-0.075, 0.32],
+                [-0.075, -0.06],
+                [-0.24, -0.06],
+            ]
+        )
+        * cp
+    )
     for (r, c), v in np.ndenumerate(cells):
         xa, ya, xb, yb = _cell_box(x0, y0, cp, r, c, m)
         cv2.rectangle(img, (xa, ya), (xb, yb), tile, -1)
@@ -448,8 +556,14 @@ def _paint_background(img: np.ndarray, look: str, th: _Theme, rng: np.random.Gen
 # --------------------------------------------------------------------------------------------
 
 _TITLES = {
-    "lights": ["Lights Out", "LIGHTS OUT", "Flip the lamps", "Lamp Grid", "Switch Off!",
-               "Merlin's Square"],
+    "lights": [
+        "Lights Out",
+        "LIGHTS OUT",
+        "Flip the lamps",
+        "Lamp Grid",
+        "Switch Off!",
+        "Merlin's Square",
+    ],
     "arrows": ["Arrow Turn", "Point Up!", "ROTATOR", "Compass Grid", "All Face North"],
 }
 _BUTTONS = ["New game", "Reset", "Undo", "Hint", "Solve", "Menu", "Options", "Quit"]
@@ -476,12 +590,12 @@ def _draw_button(img: np.ndarray, box: Rect, label: str, th: _Theme, scale: floa
         _fill_round_rect(img, (x1 + 2, y1 + 2, x2 - 2, y2 - 2), 3, th.button)
     else:
         _fill_round_rect(img, box, (y2 - y1) * 0.3, th.button)
-    _put_text_centered(img, label, (x1 + x2) / 2, (y1 + y2) / 2, th.font, scale, th.button_text,
-                       1)
+    _put_text_centered(img, label, (x1 + x2) / 2, (y1 + y2) / 2, th.font, scale, th.button_text, 1)
 
 
-def _draw_clutter(img: np.ndarray, keep_out: Rect, th: _Theme, puzzle: str,
-                  rng: np.random.Generator) -> None:
+def _draw_clutter(
+    img: np.ndarray, keep_out: Rect, th: _Theme, puzzle: str, rng: np.random.Generator
+) -> None:
     """Menu bar, title, a few buttons and a score line, all kept clear of ``keep_out``."""
     hh, ww = img.shape[:2]
     size = (ww, hh)
@@ -511,7 +625,11 @@ def _draw_clutter(img: np.ndarray, keep_out: Rect, th: _Theme, puzzle: str,
     cx = (bx1 + bx2) // 2 - tw // 2
     top = bar_h + 10
     candidates = [
-        (cx, by1 - 14 - tht - tb), (12, top), (cx, by2 + 14), (bx2 + 20, by1), (12, by2 + 14),
+        (cx, by1 - 14 - tht - tb),
+        (12, top),
+        (cx, by2 + 14),
+        (bx2 + 20, by1),
+        (12, by2 + 14),
     ]
     for x, y in candidates:
         box = (x, y, x + tw, y + tht + tb)
@@ -556,14 +674,23 @@ def _draw_clutter(img: np.ndarray, keep_out: Rect, th: _Theme, puzzle: str,
 
     # a score / moves line, sometimes on a small panel
     moves, best = int(rng.integers(0, 99)), int(rng.integers(3, 60))
-    score = [f"Moves: {moves}   Best: {best}", f"Score {moves * 10 + best}",
-             f"Level {best % 12 + 1}", f"Time 0{moves % 10}:{best:02d}"][rng.integers(4)]
+    score = [
+        f"Moves: {moves}   Best: {best}",
+        f"Score {moves * 10 + best}",
+        f"Level {best % 12 + 1}",
+        f"Time 0{moves % 10}:{best:02d}",
+    ][rng.integers(4)]
     sscale = 0.6 * big
     sw, sh, sb = _text_size(score, font, sscale, 1)
     framed = bool(rng.integers(2)) and th.button_style != "box"
     pad = 8 if framed else 0
-    for x, y in [(bx2 + 24, by1), (ww - sw - 20, bar_h + 12), (bx1, by2 + 24), (14, hh - sh - 20),
-                 (14, bar_h + 12)]:
+    for x, y in [
+        (bx2 + 24, by1),
+        (ww - sw - 20, bar_h + 12),
+        (bx1, by2 + 24),
+        (14, hh - sh - 20),
+        (14, bar_h + 12),
+    ]:
         box = (x - pad, y - pad, x + sw + pad, y + sh + sb + pad)
         if _free(box, taken, size):
             if framed:
@@ -579,8 +706,12 @@ def _draw_clutter(img: np.ndarray, keep_out: Rect, th: _Theme, puzzle: str,
 
 
 def _place(
-    rng: np.random.Generator, ext_w: int, ext_h: int, canvas: tuple[int, int] | None,
-    origin: tuple[int, int] | None, lead: tuple[int, int],
+    rng: np.random.Generator,
+    ext_w: int,
+    ext_h: int,
+    canvas: tuple[int, int] | None,
+    origin: tuple[int, int] | None,
+    lead: tuple[int, int],
 ) -> tuple[int, int, int, int]:
     """Choose the canvas size and the top-left of the board's extent on it.
 
@@ -640,8 +771,14 @@ def _tilt_homography(
     rel = corners - centre
     ax, ay = rng.uniform(-1.0, 1.0, 2) * tilt * math.radians(120.0)
     az = rng.uniform(-1.0, 1.0) * tilt * math.radians(40.0)
-    cx, sx, cy, sy, cz, sz = (math.cos(ax), math.sin(ax), math.cos(ay), math.sin(ay),
-                              math.cos(az), math.sin(az))
+    cx, sx, cy, sy, cz, sz = (
+        math.cos(ax),
+        math.sin(ax),
+        math.cos(ay),
+        math.sin(ay),
+        math.cos(az),
+        math.sin(az),
+    )
     rot_x = np.array([[1, 0, 0], [0, cx, -sx], [0, sx, cx]])
     rot_y = np.array([[cy, 0, sy], [0, 1, 0], [-sy, 0, cy]])
     rot_z = np.array([[cz, -sz, 0], [sz, cz, 0], [0, 0, 1]])
@@ -696,8 +833,13 @@ class _Camera:
 
     def project(self, pts: np.ndarray) -> np.ndarray:
         cam = (np.asarray(pts, dtype=np.float64) - self.centre) @ self.rot.T
-        return np.stack([self.focal * cam[..., 0] / cam[..., 2] + self.u0,
-                         self.focal * cam[..., 1] / cam[..., 2] + self.v0], axis=-1)
+        return np.stack(
+            [
+                self.focal * cam[..., 0] / cam[..., 2] + self.u0,
+                self.focal * cam[..., 1] / cam[..., 2] + self.v0,
+            ],
+            axis=-1,
+        )
 
     def ground_homography(self) -> np.ndarray:
         """3x3 map from ground points (x, y, 1) to image points."""
@@ -706,10 +848,19 @@ class _Camera:
         return k @ np.c_[self.rot[:, 0], self.rot[:, 1], t]
 
 
-def _make_camera(rows: int, cols: int, dist: float, pitch: float, yaw: float, focal: float,
-                 u0: float = 0.0, v0: float = 0.0) -> _Camera:
-    fwd = np.array([math.sin(yaw) * math.cos(pitch), math.cos(yaw) * math.cos(pitch),
-                    -math.sin(pitch)])
+def _make_camera(
+    rows: int,
+    cols: int,
+    dist: float,
+    pitch: float,
+    yaw: float,
+    focal: float,
+    u0: float = 0.0,
+    v0: float = 0.0,
+) -> _Camera:
+    fwd = np.array(
+        [math.sin(yaw) * math.cos(pitch), math.cos(yaw) * math.cos(pitch), -math.sin(pitch)]
+    )
     right = np.array([math.cos(yaw), -math.sin(yaw), 0.0])
     down = np.cross(fwd, right)
     target = np.array([cols / 2, rows / 2, 0.15])
@@ -740,8 +891,9 @@ def _bench_parts() -> list[tuple[tuple[float, float, float], tuple[float, float,
         parts.append(((-half_len, y_back, z1), (half_len, -half_depth, z2), 2))
     for sx in (-1, 1):
         x = sx * 0.2
-        parts.append(((x - 0.022, y_back - 0.022, seat_lo - 0.02),
-                      (x + 0.022, y_back, back_top - 0.01), 3))
+        parts.append(
+            ((x - 0.022, y_back - 0.022, seat_lo - 0.02), (x + 0.022, y_back, back_top - 0.01), 3)
+        )
     return parts
 
 
@@ -761,10 +913,12 @@ _FACING = [
 ]
 
 # box faces: vertex indices (bit 0 = x, bit 1 = y, bit 2 = z) in cyclic order, and normals
-_FACES = np.array([[0, 2, 6, 4], [1, 5, 7, 3], [0, 4, 5, 1], [2, 3, 7, 6], [0, 1, 3, 2],
-                   [4, 5, 7, 6]])
-_NORMALS = np.array([[-1, 0, 0], [1, 0, 0], [0, -1, 0], [0, 1, 0], [0, 0, -1], [0, 0, 1]],
-                    dtype=np.float64)
+_FACES = np.array(
+    [[0, 2, 6, 4], [1, 5, 7, 3], [0, 4, 5, 1], [2, 3, 7, 6], [0, 1, 3, 2], [4, 5, 7, 6]]
+)
+_NORMALS = np.array(
+    [[-1, 0, 0], [1, 0, 0], [0, -1, 0], [0, 1, 0], [0, 0, -1], [0, 0, 1]], dtype=np.float64
+)
 _CORNER_BITS = np.array([[i & 1, (i >> 1) & 1, (i >> 2) & 1] for i in range(8)], dtype=bool)
 _SUN = np.array([-0.35, -0.4, 0.85]) / np.linalg.norm([-0.35, -0.4, 0.85])
 
@@ -823,8 +977,9 @@ def _smoothstep(e0: float, e1: float, x: np.ndarray) -> np.ndarray:
     return t * t * (3 - 2 * t)
 
 
-def _ground_coords(hinv: np.ndarray, us: np.ndarray, vs: np.ndarray
-                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _ground_coords(
+    hinv: np.ndarray, us: np.ndarray, vs: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Ground (x, y) under image points, and 1 / depth there (float32 grids)."""
     h = hinv.astype(np.float32)
     inv_depth = h[2, 0] * us + h[2, 1] * vs + h[2, 2]
@@ -833,8 +988,9 @@ def _ground_coords(hinv: np.ndarray, us: np.ndarray, vs: np.ndarray
     return gx, gy, inv_depth
 
 
-def _grass(cam: _Camera, size: tuple[int, int], rows: int, cols: int,
-           rng: np.random.Generator) -> np.ndarray:
+def _grass(
+    cam: _Camera, size: tuple[int, int], rows: int, cols: int, rng: np.random.Generator
+) -> np.ndarray:
     """Perspective grass: value noise looked up at each pixel's point on the ground.
 
     Smooth layers (colour, blotches, stones) are evaluated on a grid three times coarser than
@@ -845,15 +1001,25 @@ def _grass(cam: _Camera, size: tuple[int, int], rows: int, cols: int,
     # the exact inverse (no rescaling) maps (u, v, 1) to (x, y, 1) / depth
     hinv = np.linalg.inv(cam.ground_homography())
 
-    def octave(gx: np.ndarray, gy: np.ndarray, samples_per_unit: np.ndarray, scale: float,
-               cubic: bool = True) -> np.ndarray:
+    def octave(
+        gx: np.ndarray,
+        gy: np.ndarray,
+        samples_per_unit: np.ndarray,
+        scale: float,
+        cubic: bool = True,
+    ) -> np.ndarray:
         """Value noise with features ``scale`` ground units wide, faded out where they would
         be narrower than a few samples (which would alias into streaks in the distance)."""
         grid = rng.standard_normal((64, 64)).astype(np.float32)
         off = rng.uniform(0, 64, 2).astype(np.float32)
         interp = cv2.INTER_CUBIC if cubic else cv2.INTER_LINEAR
-        noise = cv2.remap(grid, gx / np.float32(scale) + off[0], gy / np.float32(scale) + off[1],
-                          interp, borderMode=cv2.BORDER_WRAP)
+        noise = cv2.remap(
+            grid,
+            gx / np.float32(scale) + off[0],
+            gy / np.float32(scale) + off[1],
+            interp,
+            borderMode=cv2.BORDER_WRAP,
+        )
         fade = np.clip((samples_per_unit * np.float32(scale) - 2.5) / 2.5, 0, 1)
         return noise * fade
 
@@ -899,8 +1065,13 @@ def _grass(cam: _Camera, size: tuple[int, int], rows: int, cols: int,
         wobble = 1 + 0.22 * np.sin(3 * ang + ph[0]) + 0.12 * np.sin(5 * ang + ph[1])
         d = np.sqrt(dx * dx + dy * dy) / (rad * wobble)
         mask = (1 - _smoothstep(0.85, 1.0, d))[..., None]
-        grain = cv2.remap(stone_grid, gx[y1:y2, x1:x2] / 0.08, gy[y1:y2, x1:x2] / 0.08,
-                          cv2.INTER_LINEAR, borderMode=cv2.BORDER_WRAP)
+        grain = cv2.remap(
+            stone_grid,
+            gx[y1:y2, x1:x2] / 0.08,
+            gy[y1:y2, x1:x2] / 0.08,
+            cv2.INTER_LINEAR,
+            borderMode=cv2.BORDER_WRAP,
+        )
         stone = np.array([118, 124, 126], np.float32) * (1 + 0.1 * grain)[..., None]
         stone *= (1 - 0.3 * _smoothstep(0.55, 1.0, d))[..., None]  # darker rim
         roi = coarse[y1:y2, x1:x2]
@@ -924,8 +1095,15 @@ def _grass(cam: _Camera, size: tuple[int, int], rows: int, cols: int,
 
     # --- faint seams between cells and a paved border just outside the grid (board area only)
     band = 0.14
-    corners = cam.project(np.array([[x, y, 0.0] for x in (-band - 0.1, cols + band + 0.1)
-                                    for y in (-band - 0.1, rows + band + 0.1)]))
+    corners = cam.project(
+        np.array(
+            [
+                [x, y, 0.0]
+                for x in (-band - 0.1, cols + band + 0.1)
+                for y in (-band - 0.1, rows + band + 0.1)
+            ]
+        )
+    )
     x1, y1 = np.maximum(np.floor(corners.min(axis=0)).astype(int), 0)
     x2, y2 = np.minimum(np.ceil(corners.max(axis=0)).astype(int) + 1, (width, height))
     if x1 < x2 and y1 < y2:
@@ -933,32 +1111,37 @@ def _grass(cam: _Camera, size: tuple[int, int], rows: int, cols: int,
         bp = np.float32(cam.focal) * inv_depth
         inside = (bx > 0) & (bx < cols) & (by > 0) & (by < rows)
         half_w = np.maximum(np.float32(0.012), 0.6 / bp)
-        seam = np.maximum(1 - np.abs(bx - np.round(bx)) / half_w,
-                          1 - np.abs(by - np.round(by)) / half_w)
+        seam = np.maximum(
+            1 - np.abs(bx - np.round(bx)) / half_w, 1 - np.abs(by - np.round(by)) / half_w
+        )
         seam = np.clip(seam, 0, 1) * (0.012 / half_w) * inside
         depth_tone = np.float32(rng.uniform(0.10, 0.18))
         roi = img[y1:y2, x1:x2]
         roi *= (1 - depth_tone * seam)[..., None]
         edge = np.maximum(np.maximum(-bx, bx - cols), np.maximum(-by, by - rows))
         soft = 0.5 / bp
-        pave = (_smoothstep(-soft, soft, edge)
-                * (1 - _smoothstep(band - soft, band + soft, edge)))[..., None]
+        pave = (_smoothstep(-soft, soft, edge) * (1 - _smoothstep(band - soft, band + soft, edge)))[
+            ..., None
+        ]
         paving = np.array([110, 122, 130], np.float32)
         pave_col = paving * (1 + 0.05 * grain[y1:y2, x1:x2])[..., None]
         roi += (pave_col - roi) * pave
     return cv2.convertScaleAbs(img)  # rounds and saturates to uint8
 
 
-def _draw_benches(img: np.ndarray, cells: np.ndarray, cam: _Camera, cp: int,
-                  rng: np.random.Generator) -> None:
+def _draw_benches(
+    img: np.ndarray, cells: np.ndarray, cam: _Camera, cp: int, rng: np.random.Generator
+) -> None:
     rows, cols = cells.shape
     eye = cam.centre
     wood = np.array(_jitter(rng, (34, 60, 98), 5), np.float64)
     nparts = len(_BENCH)
     tones = rng.uniform(0.86, 1.12, size=(rows, cols, nparts)) * _KIND_TONE[_BENCH_KIND]
     # draw far rows first; within a row, from the sides towards the camera
-    order = sorted(((r, c) for r in range(rows) for c in range(cols)),
-                   key=lambda rc: (rc[0], -abs(rc[1] + 0.5 - eye[0])))
+    order = sorted(
+        ((r, c) for r in range(rows) for c in range(cols)),
+        key=lambda rc: (rc[0], -abs(rc[1] + 0.5 - eye[0])),
+    )
     rr = np.array([o[0] for o in order])
     cc = np.array([o[1] for o in order])
     dirs = cells[rr, cc]
@@ -996,8 +1179,10 @@ def _draw_benches(img: np.ndarray, cells: np.ndarray, cam: _Camera, cp: int,
     outline = cp >= 36
     # the painter's order within a bench only depends on its facing and on which side of each
     # of its vertical x-planes the eye is (the eye is always above and south of every bench)
-    planes = [np.unique(np.r_[dlo[:, 0], dhi[:, 0]])
-              for dlo, dhi in (_world_boxes(d, 0.0, 0.0) for d in range(4))]
+    planes = [
+        np.unique(np.r_[dlo[:, 0], dhi[:, 0]])
+        for dlo, dhi in (_world_boxes(d, 0.0, 0.0) for d in range(4))
+    ]
     order_cache: dict[tuple, list[int]] = {}
     for b in range(len(order)):
         d = int(dirs[b])
@@ -1016,8 +1201,13 @@ def _draw_benches(img: np.ndarray, cells: np.ndarray, cam: _Camera, cp: int,
 
 
 def _render_chairs(
-    cells: np.ndarray, cp: int, canvas: tuple[int, int] | None, origin: tuple[int, int] | None,
-    clutter: bool, tilt: float, rng: np.random.Generator,
+    cells: np.ndarray,
+    cp: int,
+    canvas: tuple[int, int] | None,
+    origin: tuple[int, int] | None,
+    clutter: bool,
+    tilt: float,
+    rng: np.random.Generator,
 ) -> tuple[np.ndarray, np.ndarray]:
     rows, cols = cells.shape
     pitch = math.radians(55.0 + rng.uniform(-3.0, 3.0))
@@ -1039,13 +1229,16 @@ def _render_chairs(
             width, height = int(canvas[0]), int(canvas[1])
             room_x, room_y = width - ext_w - 2, height - ext_h - 2
             if room_x < 1 or room_y < 1:
-                raise _DoesNotFit(f"a chairs board of {ext_w}x{ext_h} px does not fit on a "
-                                  f"{width}x{height} canvas")
+                raise _DoesNotFit(
+                    f"a chairs board of {ext_w}x{ext_h} px does not fit on a "
+                    f"{width}x{height} canvas"
+                )
             ex, ey = 1 + int(fx * room_x), 1 + int(fy * room_y)
         else:
             # here ``origin`` is the top-left of the bounding box of the paved board and benches
-            width, height, ex, ey = _place(np.random.default_rng(int(fx * 2**31)), ext_w, ext_h,
-                                           canvas, origin, (0, 0))
+            width, height, ex, ey = _place(
+                np.random.default_rng(int(fx * 2**31)), ext_w, ext_h, canvas, origin, (0, 0)
+            )
         u0, v0 = ex - umin, ey - vmin
         # keep the horizon well above the canvas: the top row of pixels must look at least
         # 15 degrees below the horizontal
@@ -1059,8 +1252,9 @@ def _render_chairs(
     if clutter:
         keep = (ex, ey, ex + ext_w - 1, ey + ext_h - 1)
         _draw_clutter(img, keep, th, "arrows", clutter_rng)
-    corners = cam.project(np.array([[0.0, rows, 0.0], [cols, rows, 0.0], [cols, 0.0, 0.0],
-                                    [0.0, 0.0, 0.0]]))
+    corners = cam.project(
+        np.array([[0.0, rows, 0.0], [cols, rows, 0.0], [cols, 0.0, 0.0], [0.0, 0.0, 0.0]])
+    )
     return img, corners
 
 
@@ -1086,9 +1280,7 @@ def _check_cells(cells: np.ndarray, puzzle: str) -> np.ndarray:
     bad_mask = (out < 0) | (out > top)
     if bad_mask.any():
         idx = tuple(int(i) for i in np.argwhere(bad_mask)[0])
-        raise ValueError(
-            f"cells for {puzzle!r} must be in 0..{top}, found {out[idx]} at {idx}"
-        )
+        raise ValueError(f"cells for {puzzle!r} must be in 0..{top}, found {out[idx]} at {idx}")
     return out
 
 
@@ -1147,13 +1339,25 @@ def render_board(
     if clutter:
         keep = (ex, ey, ex + bw + 2 * pad - 1, ey + bh + 2 * pad - 1)
         _draw_clutter(img, keep, th, puzzle, clutter_rng)
-    corners = np.array([[x0 - 0.5, y0 - 0.5], [x0 + bw - 0.5, y0 - 0.5],
-                        [x0 + bw - 0.5, y0 + bh - 0.5], [x0 - 0.5, y0 + bh - 0.5]])
+    corners = np.array(
+        [
+            [x0 - 0.5, y0 - 0.5],
+            [x0 + bw - 0.5, y0 - 0.5],
+            [x0 + bw - 0.5, y0 + bh - 0.5],
+            [x0 - 0.5, y0 + bh - 0.5],
+        ]
+    )
     if tilt > 0:
         hom = _tilt_homography(rng, corners, tilt, (width, height))
         surround = _jitter(rng, (40, 40, 44), 10)
-        img = cv2.warpPerspective(img, hom, (width, height), flags=cv2.INTER_LINEAR,
-                                  borderMode=cv2.BORDER_CONSTANT, borderValue=surround)
+        img = cv2.warpPerspective(
+            img,
+            hom,
+            (width, height),
+            flags=cv2.INTER_LINEAR,
+            borderMode=cv2.BORDER_CONSTANT,
+            borderValue=surround,
+        )
         corners = cv2.perspectiveTransform(corners.reshape(1, 4, 2), hom).reshape(4, 2)
     img = _degrade(img, noise, rng)
     return Rendered(img, grid, corners.astype(np.float64), puzzle, look)
@@ -1196,16 +1400,16 @@ def random_scene(
     if canvas is None:
         # screen sizes that hold the board with room to spare; the largest if none does
         room = 1.5 if look == "chairs" else 1.0
-        fits = [s for s in _SCREENS if cols * cp * room + 160 <= s[0] and rows * cp * room + 220
-                <= s[1]]
+        fits = [
+            s for s in _SCREENS if cols * cp * room + 160 <= s[0] and rows * cp * room + 220 <= s[1]
+        ]
         screen = fits[int(rng.integers(len(fits)))] if fits else _SCREENS[-1]
     else:
         screen = (int(canvas[0]), int(canvas[1]))
     render_seed = int(rng.integers(2**31))
     while True:
         try:
-            return render_board(cells, look, seed=render_seed, cell_px=cp, canvas=screen,
-                                tilt=tilt)
+            return render_board(cells, look, seed=render_seed, cell_px=cp, canvas=screen, tilt=tilt)
         except _DoesNotFit:
             if cp <= 8:
                 raise

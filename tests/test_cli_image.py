@@ -1,0 +1,201 @@
+"""boardsolve IMAGE / detect / batch / learn: exit codes, outputs, bad input."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from vision_solver import Rule, apply_presses
+from vision_solver.cli import app
+from vision_solver.vision.render import render_board
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+runner = CliRunner()
+
+
+def run(*args):
+    return runner.invoke(app, [str(a) for a in args])
+
+
+@pytest.fixture
+def shot(tmp_path):
+    path = tmp_path / "shot.png"
+    shutil.copy(FIXTURES / "screenshot_lights.png", path)
+    return path
+
+
+def test_main_job_writes_overlay_beside_input(shot):
+    before = shot.read_bytes()
+    result = run(shot)
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0] == "board (5x5 lights):"
+    assert lines[1:6] == ["11011", "10100", "01110", "00101", "11011"]
+    assert lines[-2] == "8 clicks (optimal), 4 solutions"
+    overlay = shot.with_name("shot.solved.png")
+    assert lines[-1] == f"overlay: {overlay}"
+    assert cv2.imread(str(overlay)).shape == cv2.imread(str(shot)).shape
+    assert shot.read_bytes() == before
+
+
+def test_main_job_json_has_reading_solution_and_overlay(shot, tmp_path):
+    out = tmp_path / "answer.png"
+    result = run(shot, "--json", "--out", out)
+    assert result.exit_code == 0, result.output
+    obj = json.loads(result.stdout)
+    assert {
+        "puzzle",
+        "states",
+        "rows",
+        "cols",
+        "cells",
+        "confidence",
+        "corners",
+        "solvable",
+        "presses",
+        "moves",
+        "optimal",
+        "solutions",
+        "overlay",
+    } <= set(obj)
+    assert obj["overlay"] == str(out) and out.exists()
+    board = np.array(obj["cells"])
+    replay = apply_presses(board, np.array(obj["presses"]), Rule.preset("lights-out"))
+    assert not replay.any()
+
+
+def test_detect_json_object(shot):
+    result = run("detect", shot, "--json")
+    assert result.exit_code == 0
+    obj = json.loads(result.stdout)
+    assert set(obj) == {"puzzle", "states", "rows", "cols", "cells", "confidence", "corners"}
+    assert obj["puzzle"] == "lights" and obj["states"] == 2
+    assert len(obj["corners"]) == 4
+    # corners clockwise from the top-left
+    (x0, y0), (x1, y1), (x2, y2), (x3, y3) = obj["corners"]
+    assert x1 > x0 and y2 > y1 and x2 > x3 and y3 > y0
+
+
+def test_arrows_fixture_is_read_and_solved(tmp_path):
+    result = run(FIXTURES / "screenshot_arrows.png", "--out", tmp_path / "a.png", "--json")
+    assert result.exit_code == 0, result.output
+    obj = json.loads(result.stdout)
+    assert obj["puzzle"] == "arrows" and obj["states"] == 4
+    replay = apply_presses(
+        np.array(obj["cells"]), np.array(obj["presses"]), Rule.preset("moon-legend")
+    )
+    assert not replay.any()
+
+
+def test_set_corrects_a_cell(shot, tmp_path):
+    # the centre of a 5x5 board lies outside both quiet patterns: still solvable
+    result = run(shot, "--set", "3,3=0", "--json", "--out", tmp_path / "o.png")
+    assert result.exit_code == 0, result.output
+    obj = json.loads(result.stdout)
+    assert obj["cells"][2][2] == 0 and obj["confidence"][2][2] == 1.0
+
+
+def test_set_rejects_a_cell_off_the_board(shot):
+    result = run(shot, "--set", "9,9=1")
+    assert result.exit_code == 2
+    assert result.stderr == "Error: --set 9,9: no such cell on a 5x5 board\n"
+
+
+def test_unsolvable_read_names_the_likeliest_misread(tmp_path):
+    cells = np.zeros((5, 5), dtype=np.int64)
+    cells[0, 0] = 1  # no solution on 5x5
+    image = render_board(cells, "flat-dark", seed=2, cell_px=50).image
+    path = tmp_path / "u.png"
+    cv2.imwrite(str(path), image)
+    result = run(path)
+    assert result.exit_code == 1
+    assert "Unsolvable as read" in result.stdout
+    assert "likeliest misread: cell (" in result.stdout
+    assert (tmp_path / "u.solved.png").exists()
+
+
+def _bad_inputs(tmp_path):
+    text = tmp_path / "notes.png"
+    text.write_text("not an image")
+    empty = tmp_path / "empty.png"
+    empty.write_bytes(b"")
+    data = (FIXTURES / "screenshot_lights.png").read_bytes()
+    truncated = tmp_path / "cut.png"
+    truncated.write_bytes(data[: len(data) // 2])
+    blank = tmp_path / "blank.png"
+    cv2.imwrite(str(blank), np.full((200, 300, 3), 90, dtype=np.uint8))
+    return {
+        "missing": (tmp_path / "nope.png", "no such file"),
+        "text": (text, "not an image"),
+        "empty": (empty, "empty file"),
+        "truncated": (truncated, "truncated"),
+        "blank": (blank, "no board found"),
+    }
+
+
+@pytest.mark.parametrize("case", ["missing", "text", "empty", "truncated", "blank"])
+def test_bad_image_one_error_line_exit_2_nothing_written(tmp_path, case):
+    path, message = _bad_inputs(tmp_path)[case]
+    before = sorted(p.name for p in tmp_path.iterdir())
+    result = run(path)
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr.count("\n") == 1
+    assert result.stderr.startswith("Error: ") and message in result.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
+
+
+def test_refuses_to_overwrite_the_input(shot):
+    before = shot.read_bytes()
+    result = run(shot, "--out", shot)
+    assert result.exit_code == 2
+    assert "refusing to overwrite" in result.stderr
+    assert shot.read_bytes() == before
+
+
+def test_batch_folder_json_lines(tmp_path):
+    for name in ("screenshot_lights.png", "screenshot_arrows.png"):
+        shutil.copy(FIXTURES / name, tmp_path / name)
+    (tmp_path / "readme.txt").write_text("ignored")
+    result = run("batch", tmp_path, "--json", "--quiet")
+    assert result.exit_code == 0, result.output
+    rows = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [r["status"] for r in rows] == ["solved", "solved"]
+    assert all(Path(r["overlay"]).exists() for r in rows)
+
+
+def test_batch_reads_a_video_capture(tmp_path):
+    frame = cv2.imread(str(FIXTURES / "screenshot_lights.png"))
+    video = tmp_path / "capture.avi"
+    writer = cv2.VideoWriter(
+        str(video), cv2.VideoWriter_fourcc(*"MJPG"), 4, (frame.shape[1], frame.shape[0])
+    )
+    if not writer.isOpened():
+        pytest.skip("no video encoder in this OpenCV build")
+    for _ in range(8):
+        writer.write(frame)
+    writer.release()
+    result = run("batch", video, "--json", "--quiet", "--every", "0.5")
+    assert result.exit_code == 0, result.output
+    rows = [json.loads(line) for line in result.stdout.splitlines()]
+    assert len(rows) == 1  # the same board in every frame is solved once
+    assert rows[0]["status"] == "solved" and rows[0]["moves"] == 8
+
+
+def test_learn_writes_a_look_to_the_models_folder(tmp_path):
+    scene = render_board(np.array([[1, 0, 1], [0, 1, 0], [1, 1, 0]]), "bevel", seed=3, cell_px=50)
+    path = tmp_path / "game.png"
+    cv2.imwrite(str(path), scene.image)
+    models = tmp_path / "looks"
+    result = run("learn", path, "--cells", "101,010,110", "--name", "my game", "--models", models)
+    assert result.exit_code == 0, result.output
+    saved = json.loads((models / "my-game.json").read_text())
+    assert saved["name"] == "my game" and set(saved["prototypes"]) == {"0", "1"}
+    detect = run("detect", path, "--json", "--models", models)
+    assert json.loads(detect.stdout)["cells"] == [[1, 0, 1], [0, 1, 0], [1, 1, 0]]
