@@ -26,7 +26,7 @@ import cv2
 import numpy as np
 
 from .grid import Grid
-from .looks import Look, match_look
+from .looks import Look, match_look, state_distances
 
 CELL_PX = 32
 
@@ -154,16 +154,7 @@ def read_with_look(features: np.ndarray, look: Look) -> tuple[np.ndarray, np.nda
     rows, cols, _ = features.shape
     points = features.reshape(-1, 4).astype(np.float64)
     states = sorted(look.prototypes)
-    best = np.stack(
-        [
-            np.min(
-                np.linalg.norm(points[:, None, :] - np.asarray(look.prototypes[s])[None], axis=2),
-                axis=1,
-            )
-            for s in states
-        ],
-        axis=1,
-    )
+    best = state_distances(points, look)
     order = np.sort(best, axis=1)
     cells = np.array(states)[best.argmin(axis=1)]
     margin = (order[:, 1] - order[:, 0]) / np.maximum(order[:, 1] + order[:, 0], 1e-9)
@@ -189,19 +180,21 @@ def glyph_mask(cell: np.ndarray) -> np.ndarray | None:
     _, mask = cv2.threshold(inner, 0, 1, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     if mask.mean() > 0.5:
         mask = 1 - mask
-    # keep the largest component (the glyph), drop specks and tile rims
+    # The glyph is the largest component; a glyph sits in the middle, so one
+    # lying along the window's edge is a tile rim, a gap or a bevel: then try
+    # the largest component that keeps clear of the edge.
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), 8)
     if count < 2:
         return None
-    best = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
-    glyph = (labels == best).astype(np.uint8)
-    if glyph.sum() < 0.02 * glyph.size:
-        return None
-    # A glyph sits in the middle; marks along the edge are bevels or borders.
-    edge = np.concatenate([glyph[0], glyph[-1], glyph[:, 0], glyph[:, -1]])
-    if edge.mean() > 0.05:
-        return None
-    return glyph
+    order = 1 + np.argsort(-stats[1:, cv2.CC_STAT_AREA])
+    for k in order[:3]:
+        glyph = (labels == k).astype(np.uint8)
+        if glyph.sum() < 0.02 * glyph.size:
+            return None
+        edge = np.concatenate([glyph[0], glyph[-1], glyph[:, 0], glyph[:, -1]])
+        if edge.mean() <= 0.05:
+            return glyph
+    return None
 
 
 def glyph_direction(glyph: np.ndarray) -> tuple[int, float]:
@@ -250,6 +243,7 @@ def read_glyphs(board: np.ndarray, rows: int, cols: int) -> tuple[np.ndarray, np
 def looks_like_glyphs(board: np.ndarray, rows: int, cols: int) -> bool:
     """Every cell carries the same clearly pointing glyph (up to rotation)."""
     canonical = []
+    extents: list[float] = []
     for r in range(rows):
         for c in range(cols):
             patch = board[r * CELL_PX : (r + 1) * CELL_PX, c * CELL_PX : (c + 1) * CELL_PX]
@@ -262,8 +256,12 @@ def looks_like_glyphs(board: np.ndarray, rows: int, cols: int) -> bool:
             # turn it to point up and frame it on its bounding box
             upright = np.rot90(glyph, k=direction)
             ys, xs = np.nonzero(upright)
+            extents.append(max(np.ptp(ys), np.ptp(xs)) / upright.shape[0])
             box = upright[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
             canonical.append(cv2.resize(box, (24, 24), interpolation=cv2.INTER_NEAREST))
+    # An arrow fills a good part of its tile; a corner mark or a speck does not.
+    if np.median(extents) < 0.35:
+        return False
     # A mark that looks the same turned a quarter (a dot, a ring, a square) points nowhere.
     turned = [
         (

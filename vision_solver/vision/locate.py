@@ -19,8 +19,11 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-#: Work on images scaled so their longer side is at most this (speed).
+#: First look at images scaled so their longer side is at most this (speed) ...
+COARSE_SIDE = 800
+#: ... and again, finer, when the cells found there are smaller than MIN_PITCH.
 MAX_SIDE = 2000
+MIN_PITCH = 18.0
 #: Small images are enlarged so their shorter side is at least this.
 MIN_SIDE = 320
 
@@ -88,11 +91,11 @@ class NotFound:
         return False
 
 
-def _work_image(image: np.ndarray) -> tuple[np.ndarray, float]:
+def _work_image(image: np.ndarray, max_side: int = MAX_SIDE) -> tuple[np.ndarray, float]:
     h, w = image.shape[:2]
     scale = 1.0
-    if max(h, w) > MAX_SIDE:
-        scale = MAX_SIDE / max(h, w)
+    if max(h, w) > max_side:
+        scale = max_side / max(h, w)
     elif min(h, w) < MIN_SIDE:
         scale = min(8.0, MIN_SIDE / min(h, w))
     if scale == 1.0:
@@ -102,15 +105,19 @@ def _work_image(image: np.ndarray) -> tuple[np.ndarray, float]:
 
 
 def _components(
-    mask: np.ndarray, lab: np.ndarray, source: str, min_area: int, max_area: int
+    mask: np.ndarray, sums: np.ndarray, source: str, min_area: int, max_area: int
 ) -> list[Blob]:
-    count, labels, stats, centroids = cv2.connectedComponentsWithStats(
+    """Cell-shaped connected components of ``mask``; colour = mean Lab of their box.
+
+    ``sums`` is the integral image of the Lab work image, so a box's mean
+    colour costs four look-ups whatever its size.
+    """
+    count, _, stats, centroids = cv2.connectedComponentsWithStats(
         mask.astype(np.uint8), connectivity=4
     )
     x, y, w, h, area = (stats[:, i] for i in range(5))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        aspect = w / np.maximum(h, 1)
-        fill = area / np.maximum(w * h, 1)
+    aspect = w / np.maximum(h, 1)
+    fill = area / np.maximum(w * h, 1)
     keep = (
         (area >= min_area)
         & (area <= max_area)
@@ -124,25 +131,38 @@ def _components(
     ids = np.flatnonzero(keep)
     if not ids.size:
         return []
-    flat = labels.reshape(-1)
-    sums = [np.bincount(flat, weights=lab[:, :, c].reshape(-1), minlength=count) for c in range(3)]
-    blobs = []
-    for i in ids:
-        colour = tuple(float(sums[c][i] / area[i]) for c in range(3))
-        cx, cy = centroids[i]
-        blobs.append(
-            Blob(
-                float(cx),
-                float(cy),
-                int(w[i]),
-                int(h[i]),
-                int(area[i]),
-                float(fill[i]),
-                source,
-                colour,
-            )  # type: ignore[arg-type]
-        )
-    return blobs
+    x0, y0, x1, y1 = x[ids], y[ids], x[ids] + w[ids], y[ids] + h[ids]
+    box = sums[y1, x1] - sums[y0, x1] - sums[y1, x0] + sums[y0, x0]
+    colours = box / (w[ids] * h[ids])[:, None]
+    return [
+        Blob(
+            float(centroids[i, 0]),
+            float(centroids[i, 1]),
+            int(w[i]),
+            int(h[i]),
+            int(area[i]),
+            float(fill[i]),
+            source,
+            tuple(map(float, colours[n])),
+        )  # type: ignore[arg-type]
+        for n, i in enumerate(ids)
+    ]
+
+
+def _quantised_labels(lab: np.ndarray, k: int = 6) -> np.ndarray:
+    """k-means colour labels of every pixel, through a 32x32x32 colour table."""
+    flat = lab.reshape(-1, 3)
+    step = max(1, flat.shape[0] // 30000)
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 1.0)
+    cv2.setRNGSeed(12345)
+    _, _, centres = cv2.kmeans(
+        flat[::step].astype(np.float32), k, None, criteria, 2, cv2.KMEANS_PP_CENTERS
+    )
+    grid = np.arange(32, dtype=np.float32) * 8 + 4
+    cube = np.stack(np.meshgrid(grid, grid, grid, indexing="ij"), axis=-1).reshape(-1, 3)
+    table = ((cube[:, None, :] - centres[None]) ** 2).sum(axis=2).argmin(axis=1).astype(np.uint8)
+    q = (lab >> 3).astype(np.int32)
+    return table[(q[:, :, 0] << 10) | (q[:, :, 1] << 5) | q[:, :, 2]]
 
 
 def candidate_blobs(work: np.ndarray) -> list[Blob]:
@@ -151,50 +171,42 @@ def candidate_blobs(work: np.ndarray) -> list[Blob]:
     min_area = max(6, int(h * w * 4e-6))
     max_area = int(h * w * 0.2)
     lab = cv2.cvtColor(work, cv2.COLOR_BGR2LAB)
+    sums = cv2.integral(lab, sdepth=cv2.CV_64F)
     blobs: list[Blob] = []
 
     # 1. Flat regions: pixels whose colour barely changes, split by every edge.
-    grad = np.zeros((h, w), dtype=np.float32)
-    for ch in cv2.split(lab.astype(np.float32)):
-        gx = cv2.Sobel(ch, cv2.CV_32F, 1, 0, ksize=3)
-        gy = cv2.Sobel(ch, cv2.CV_32F, 0, 1, ksize=3)
-        grad = np.maximum(grad, np.abs(gx) + np.abs(gy))
-    for threshold in (12.0, 30.0):
-        blobs += _components(grad < threshold, lab, f"flat{threshold:g}", min_area, max_area)
+    gx = np.abs(cv2.Sobel(lab, cv2.CV_16S, 1, 0, ksize=3))
+    gy = np.abs(cv2.Sobel(lab, cv2.CV_16S, 0, 1, ksize=3))
+    grad = (gx + gy).max(axis=2)
+    for threshold in (12, 30):
+        blobs += _components(grad < threshold, sums, f"flat{threshold}", min_area, max_area)
 
     # 2. Colour clusters: components of each of a few k-means colours.
-    sample = lab.reshape(-1, 3).astype(np.float32)
-    step = max(1, sample.shape[0] // 40000)
-    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 1.0)
-    cv2.setRNGSeed(12345)
-    _, _, centres = cv2.kmeans(sample[::step], 6, None, criteria, 2, cv2.KMEANS_PP_CENTERS)
-    dist = ((sample[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2)
-    labels = dist.argmin(axis=1).reshape(h, w)
-    for k in range(len(centres)):
-        mask = cv2.morphologyEx(
-            (labels == k).astype(np.uint8), cv2.MORPH_OPEN, np.ones((2, 2), np.uint8)
-        )
-        blobs += _components(mask, lab, f"colour{k}", min_area, max_area)
+    labels = _quantised_labels(lab)
+    kernel = np.ones((2, 2), np.uint8)
+    for k in range(int(labels.max()) + 1):
+        mask = cv2.morphologyEx((labels == k).astype(np.uint8), cv2.MORPH_OPEN, kernel)
+        blobs += _components(mask, sums, f"colour{k}", min_area, max_area)
 
     # 3. Colourful objects on a textured backdrop (benches on grass): pixels far
     # from the image's commonest chroma, smoothed so texture speckle drops out.
+    sample = lab.reshape(-1, 3)[:: max(1, h * w // 20000)]
+    ref_a, ref_b = np.median(sample[:, 1]), np.median(sample[:, 2])
     chroma = np.hypot(
-        lab[:, :, 1].astype(np.float32) - np.median(lab[:, :, 1]),
-        lab[:, :, 2].astype(np.float32) - np.median(lab[:, :, 2]),
+        lab[:, :, 1].astype(np.float32) - ref_a, lab[:, :, 2].astype(np.float32) - ref_b
     )
     chroma = cv2.medianBlur(np.clip(chroma * 4, 0, 255).astype(np.uint8), 5)
     _, salient = cv2.threshold(chroma, 0, 1, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     salient = cv2.morphologyEx(salient, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    blobs += _components(salient, lab, "salient", min_area, max_area)
+    blobs += _components(salient, sums, "salient", min_area, max_area)
 
     # 4. Objects on a backdrop: whatever is not the one or two commonest colours,
     # so a tile with a glyph on it (an arrow, a number) counts as one blob.
-    counts = np.bincount(labels.reshape(-1), minlength=len(centres))
+    counts = np.bincount(labels.reshape(-1), minlength=int(labels.max()) + 1)
     for k in np.argsort(-counts)[:2]:
         if counts[k] < 0.1 * labels.size:
             continue
-        objects = (labels != k).astype(np.uint8)
-        blobs += _components(objects, lab, f"object{k}", min_area, max_area)
+        blobs += _components(labels != k, sums, f"object{k}", min_area, max_area)
     return blobs
 
 
@@ -455,11 +467,47 @@ def _encloses_as_holes(outer: Lattice, inner: Lattice) -> bool:
     return bool(np.all(np.abs(frac - 0.5) < 0.2))
 
 
-def locate_board(image: np.ndarray) -> BoardLocation | NotFound:
-    """Find the board in a BGR image: its outer corners and grid homography."""
-    if image.ndim != 3 or image.shape[2] != 3:
-        return NotFound(f"expected an H x W x 3 colour image, not shape {image.shape}")
-    work, scale = _work_image(image)
+def _pitch(lattice: Lattice) -> float:
+    """Cell pitch of a lattice in work pixels."""
+    a, b, c = _apply(lattice.homography, [[0, 0], [1, 0], [0, 1]])
+    return float(min(np.linalg.norm(b - a), np.linalg.norm(c - a)))
+
+
+def _around(lattice: Lattice, scale: float, shape: tuple[int, ...]) -> tuple[int, int, int, int]:
+    """The image box around a (coarse) lattice's cells, with two cells of margin."""
+    (r0, r1), (c0, c1) = lattice.rows, lattice.cols
+    pts = (
+        _apply(
+            lattice.homography,
+            [
+                [c0 - 2.5, r0 - 2.5],
+                [c1 + 2.5, r0 - 2.5],
+                [c1 + 2.5, r1 + 2.5],
+                [c0 - 2.5, r1 + 2.5],
+            ],
+        )
+        / scale
+    )
+    x0, y0 = np.floor(pts.min(axis=0)).astype(int)
+    x1, y1 = np.ceil(pts.max(axis=0)).astype(int)
+    h, w = shape[:2]
+    return max(0, x0), max(0, y0), min(w, x1), min(h, y1)
+
+
+def _touches_edge(lattice: Lattice, width: int, height: int, scale: float) -> bool:
+    """True when a lattice found in a crop may run on past the crop's edge."""
+    (r0, r1), (c0, c1) = lattice.rows, lattice.cols
+    pts = _apply(lattice.homography, [[c0 - 1.5, r0 - 1.5], [c1 + 1.5, r1 + 1.5]]) / scale
+    return bool(pts[0, 0] < 0 or pts[0, 1] < 0 or pts[1, 0] > width or pts[1, 1] > height)
+
+
+def _convincing(lattice: Lattice | None) -> bool:
+    if lattice is None or _pitch(lattice) < MIN_PITCH or min(lattice.shape) <= 2:
+        return False
+    return len(lattice.members) >= 0.7 * lattice.shape[0] * lattice.shape[1]
+
+
+def _best_lattice(work: np.ndarray) -> Lattice | None:
     blobs = candidate_blobs(work)
     lattices = [lat for lat in (_lattice_from(g, blobs) for g in _groups(blobs)) if lat]
     best = max(lattices, key=lambda lat: lat.score, default=None)
@@ -472,13 +520,41 @@ def locate_board(image: np.ndarray) -> BoardLocation | NotFound:
         ]
         if tiles:
             best = max(tiles, key=lambda lat: lat.score)
+    return best
+
+
+def locate_board(image: np.ndarray) -> BoardLocation | NotFound:
+    """Find the board in a BGR image: its outer corners and grid homography."""
+    if image.ndim != 3 or image.shape[2] != 3:
+        return NotFound(f"expected an H x W x 3 colour image, not shape {image.shape}")
+    # Coarse first (fast).  When that finds nothing convincing (tiny cells, a
+    # tiny or gappy board), look again at full detail: first around what the
+    # coarse pass found, then over the whole image; keep what holds more cells.
+    work, scale = _work_image(image, COARSE_SIDE)
+    best = _best_lattice(work)
+    offset = np.zeros(2)
+    if max(image.shape[:2]) > COARSE_SIDE and not _convincing(best):
+        regions = [_around(best, scale, image.shape)] if best is not None else []
+        regions.append((0, 0, image.shape[1], image.shape[0]))
+        for x0, y0, x1, y1 in regions:
+            fine_work, fine_scale = _work_image(image[y0:y1, x0:x1], MAX_SIDE)
+            fine = _best_lattice(fine_work)
+            if fine is not None and (
+                best is None
+                or len(fine.members) > len(best.members)
+                or (_pitch(best) < MIN_PITCH and len(fine.members) >= 0.8 * len(best.members))
+            ):
+                best, scale, offset = fine, fine_scale, np.array([x0, y0], dtype=np.float64)
+            whole = (x0, y0, x1, y1) == (0, 0, image.shape[1], image.shape[0])
+            if _convincing(best) and (whole or not _touches_edge(best, x1 - x0, y1 - y0, scale)):
+                break
     if best is None:
         return NotFound("no grid of similar cells found in the image")
     r0, r1 = best.rows
     c0, c1 = best.cols
     # Cell (r, c) of the board is lattice point (c0 + c, r0 + r); its edges are +-0.5.
     to_board = np.array([[1.0, 0, c0 - 0.5], [0, 1.0, r0 - 0.5], [0, 0, 1.0]])
-    unscale = np.diag([1.0 / scale, 1.0 / scale, 1.0])
+    unscale = np.array([[1.0 / scale, 0, offset[0]], [0, 1.0 / scale, offset[1]], [0, 0, 1.0]])
     homography = unscale @ best.homography @ to_board
     homography /= homography[2, 2]
     rows, cols = best.shape

@@ -28,6 +28,9 @@ import numpy as np
 from ..errors import BoardInputError
 
 FEATURES = "lab-median-ink-v1"
+#: How much each feature counts when comparing cells with prototypes: the ink
+#: of a cell moves with small shifts of the grid, so it counts less than colour.
+WEIGHTS = np.array([1.0, 1.0, 1.0, 0.4])
 READERS = ("colours", "glyphs", "benches")
 
 
@@ -136,11 +139,14 @@ def load_looks(models_dir: str | Path | None = None) -> list[Look]:
     return list(by_name.values())
 
 
-def _distances(points: np.ndarray, look: Look) -> np.ndarray:
+def state_distances(points: np.ndarray, look: Look) -> np.ndarray:
     """(n_cells, n_states): distance of each cell to each state's nearest prototype."""
     return np.stack(
         [
-            np.min(np.linalg.norm(points[:, None, :] - np.asarray(protos)[None], axis=2), axis=1)
+            np.min(
+                np.linalg.norm((points[:, None, :] - np.asarray(protos)[None]) * WEIGHTS, axis=2),
+                axis=1,
+            )
             for _, protos in sorted(look.prototypes.items())
         ],
         axis=1,
@@ -158,7 +164,7 @@ def match_look(features: np.ndarray, looks: list[Look], puzzle: str = "auto") ->
     for look in looks:
         if puzzle not in ("auto", look.puzzle):
             continue
-        nearest = _distances(points, look).min(axis=1)
+        nearest = state_distances(points, look).min(axis=1)
         if np.quantile(nearest, 0.9) > look.tolerance:
             continue
         score = float(nearest.mean())
@@ -189,12 +195,15 @@ def learn_look(
     spread = [
         float(
             np.min(
-                np.linalg.norm(points[labels == s][:, None] - np.asarray(p)[None], axis=2), axis=1
+                np.linalg.norm(
+                    (points[labels == s][:, None] - np.asarray(p)[None]) * WEIGHTS, axis=2
+                ),
+                axis=1,
             ).max()
         )
         for s, p in prototypes.items()
     ]
-    tolerance = float(np.clip(2.0 * max(spread, default=0.0) + 6.0, 8.0, 25.0))
+    tolerance = float(np.clip(2.0 * max(spread, default=0.0) + 8.0, 12.0, 25.0))
     return Look(
         name,
         puzzle,

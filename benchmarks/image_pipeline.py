@@ -1,0 +1,95 @@
+"""Benchmark: the main job on a 1920x1080 screenshot against merely decoding and encoding it.
+
+Renders seeded 1920x1080 screenshots with the project's renderer (a board among
+other UI), then times, best of N:
+
+* decode + encode: read the PNG and write a PNG of the same size (the floor);
+* end to end: read, locate, grid, classify, solve, draw the overlay, write it;
+* the ``boardsolve IMAGE`` command as a process (Python start-up included).
+
+Run: python benchmarks/image_pipeline.py [--repeat 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision_solver.vision.imageio import read_image, write_image
+from vision_solver.vision.looks import load_looks
+from vision_solver.vision.pipeline import read_board, rule_for, solve_image
+from vision_solver.vision.render import render_board
+
+SCENES = {
+    "7x7 flat tiles, 60 px cells": ("flat-dark", (7, 7), 60),
+    "10x10 numbered tiles, 48 px cells": ("numbered", (10, 10), 48),
+    "6x6 arrow tiles, 64 px cells": ("arrow-tiles", (6, 6), 64),
+    "20x20 flat tiles, 26 px cells": ("flat-dark", (20, 20), 26),
+}
+
+
+def best_of(repeat: int, fn) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=5)
+    args = parser.parse_args()
+    workdir = Path(tempfile.mkdtemp(prefix="boardsolve-image-bench-"))
+    looks = load_looks(workdir / "no-user-looks")
+    source = workdir / "shot.png"
+    target = workdir / "shot.solved.png"
+    print(
+        f"{'screenshot (1920x1080)':36s} {'decode+encode':>14s} {'end to end':>11s} "
+        f"{'ratio':>6s} {'command':>9s}"
+    )
+    for name, (look, shape, cell_px) in SCENES.items():
+        states = 4 if look.startswith("arrow") else 2
+        cells = np.random.default_rng(7).integers(0, states, shape)
+        scene = render_board(cells, look, seed=7, cell_px=cell_px, canvas=(1920, 1080))
+        cv2.imwrite(str(source), scene.image)
+
+        def floor() -> None:
+            write_image(target, read_image(source))
+
+        def end_to_end() -> None:
+            image = read_image(source)
+            reading = read_board(image, looks=looks)
+            answer = solve_image(image, reading, rule_for(reading))
+            write_image(target, answer.overlay)
+
+        check = read_board(read_image(source), looks=looks)
+        assert check.cells.tolist() == cells.tolist(), f"{name}: misread"
+        t_floor = best_of(args.repeat, floor)
+        t_e2e = best_of(args.repeat, end_to_end)
+        t_cmd = best_of(
+            max(1, args.repeat // 2),
+            lambda: subprocess.run(
+                [sys.executable, "-m", "vision_solver", str(source), "--out", str(target)],
+                check=False,
+                stdout=subprocess.DEVNULL,
+            ),
+        )
+        print(
+            f"{name:36s} {t_floor * 1000:11.0f} ms {t_e2e * 1000:8.0f} ms "
+            f"{t_e2e / t_floor:5.1f}x {t_cmd * 1000:6.0f} ms"
+        )
+    shutil.rmtree(workdir, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
