@@ -110,18 +110,24 @@ def user_models_dir() -> Path:
     return base / "boardsolve" / "looks"
 
 
+def _shipped_files() -> list[tuple[str, str]]:
+    """(name, text) of every shipped look: from the installed package, else the checkout."""
+    try:
+        folder = resources.files("vision_solver.models")
+        entries = [(e.name, e) for e in folder.iterdir() if e.name.endswith(".json")]
+        return [(name, e.read_text(encoding="utf-8")) for name, e in sorted(entries)]
+    except ModuleNotFoundError:
+        # running from a source checkout: the looks sit in models/ beside the package
+        folder = Path(__file__).resolve().parents[2] / "models"
+        return [(p.name, p.read_text(encoding="utf-8")) for p in sorted(folder.glob("*.json"))]
+
+
 def shipped_looks() -> list[Look]:
     """The looks installed with the package."""
-    looks = []
-    for entry in sorted(resources.files("vision_solver.models").iterdir(), key=lambda e: e.name):
-        if entry.name.endswith(".json"):
-            looks.append(
-                parse_look(
-                    json.loads(entry.read_text(encoding="utf-8")),
-                    f"vision_solver.models/{entry.name}",
-                )
-            )
-    return looks
+    return [
+        parse_look(json.loads(text), f"vision_solver.models/{name}")
+        for name, text in _shipped_files()
+    ]
 
 
 def load_looks(models_dir: str | Path | None = None) -> list[Look]:
