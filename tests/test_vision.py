@@ -105,3 +105,18 @@ def test_grid_geometry_is_consistent():
     assert grid.centres()[0, 0].tolist() == [105.0, 55.0]
     assert grid.cell_quad(2, 3).tolist() == [[130, 70], [140, 70], [140, 80], [130, 80]]
     assert grid.pitch() == 10.0
+
+
+def test_shipped_looks_are_found_from_the_installed_package(tmp_path):
+    """Run outside the checkout, so the installed package (not the tree) is imported."""
+    import subprocess
+    import sys
+
+    code = (
+        "import vision_solver, json\n"
+        "from vision_solver.vision.looks import shipped_looks\n"
+        "print(json.dumps(sorted(look.name for look in shipped_looks())))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
+                         text=True, check=True)
+    assert "moon-legend" in out.stdout and "haiku-lights-off" in out.stdout
