@@ -14,6 +14,7 @@ settles the rows and columns.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import cv2
@@ -167,11 +168,16 @@ def _quantised_labels(lab: np.ndarray, k: int = 6) -> np.ndarray:
 
 def candidate_blobs(work: np.ndarray) -> list[Blob]:
     """Cell-like blobs from several segmentations of the work image."""
+    return [blob for stage in candidate_stages(work) for blob in stage]
+
+
+def candidate_stages(work: np.ndarray) -> Iterator[list[Blob]]:
+    """Cell-like blobs, cheapest segmentation first (flat regions, then colours)."""
     h, w = work.shape[:2]
     min_area = max(6, int(h * w * 4e-6))
     max_area = int(h * w * 0.2)
     lab = cv2.cvtColor(work, cv2.COLOR_BGR2LAB)
-    sums = cv2.integral(lab, sdepth=cv2.CV_64F)
+    sums = cv2.integral(lab, sdepth=cv2.CV_32S)
     blobs: list[Blob] = []
 
     # 1. Flat regions: pixels whose colour barely changes, split by every edge.
@@ -180,6 +186,8 @@ def candidate_blobs(work: np.ndarray) -> list[Blob]:
     grad = (gx + gy).max(axis=2)
     for threshold in (12, 30):
         blobs += _components(grad < threshold, sums, f"flat{threshold}", min_area, max_area)
+    yield blobs
+    blobs = []
 
     # 2. Colour clusters: components of each of a few k-means colours.
     labels = _quantised_labels(lab)
@@ -207,7 +215,7 @@ def candidate_blobs(work: np.ndarray) -> list[Blob]:
         if counts[k] < 0.1 * labels.size:
             continue
         blobs += _components(labels != k, sums, f"object{k}", min_area, max_area)
-    return blobs
+    yield blobs
 
 
 def _fit_homography(points: list[tuple[int, int]], pixels: list[tuple[float, float]]) -> np.ndarray:
@@ -438,19 +446,31 @@ def _groups(blobs: list[Blob]) -> list[list[Blob]]:
 
 
 def _dedupe(blobs: list[Blob]) -> list[Blob]:
-    """One blob per place: several segmentations often find the same cell."""
+    """One blob per place: several segmentations often find the same cell.
+
+    Blobs are taken best-filled first; one closer than 0.3 of its size to a
+    kept blob is dropped.  A coarse bucket grid keeps the search local.
+    """
     ordered = sorted(blobs, key=lambda b: -b.fill)
-    xy = np.array([(b.x, b.y) for b in ordered])
-    sizes = np.array([b.size for b in ordered])
-    kept: list[int] = []
-    for i in range(len(ordered)):
-        if kept:
-            k = np.array(kept)
-            near = np.hypot(*(xy[k] - xy[i]).T) <= 0.3 * np.minimum(sizes[k], sizes[i])
-            if near.any():
-                continue
-        kept.append(i)
-    return [ordered[i] for i in kept]
+    if not ordered:
+        return []
+    radius = 0.3 * max(b.size for b in ordered)
+    buckets: dict[tuple[int, int], list[Blob]] = {}
+    kept: list[Blob] = []
+    for b in ordered:
+        bx, by = int(b.x // radius), int(b.y // radius)
+        near = (
+            k
+            for dx in (-1, 0, 1)
+            for dy in (-1, 0, 1)
+            for k in buckets.get((bx + dx, by + dy), ())
+        )
+        if any((b.x - k.x) ** 2 + (b.y - k.y) ** 2 <= (0.3 * min(b.size, k.size)) ** 2
+               for k in near):
+            continue
+        kept.append(b)
+        buckets.setdefault((bx, by), []).append(b)
+    return kept
 
 
 def _encloses_as_holes(outer: Lattice, inner: Lattice) -> bool:
@@ -508,19 +528,38 @@ def _convincing(lattice: Lattice | None) -> bool:
 
 
 def _best_lattice(work: np.ndarray) -> Lattice | None:
-    blobs = candidate_blobs(work)
-    lattices = [lat for lat in (_lattice_from(g, blobs) for g in _groups(blobs)) if lat]
-    best = max(lattices, key=lambda lat: lat.score, default=None)
-    if best is not None:
-        # Prefer the tiles to the gaps between them.
-        tiles = [
-            lat
-            for lat in lattices
-            if lat.score > 0.3 * best.score and _encloses_as_holes(lat, best)
-        ]
-        if tiles:
-            best = max(tiles, key=lambda lat: lat.score)
+    """The most convincing lattice of cells in a work image.
+
+    Flat regions alone find most tile boards; when they give a complete,
+    solid board the colour segmentations are skipped (they cost more).
+    """
+    blobs: list[Blob] = []
+    best = None
+    for stage, found in enumerate(candidate_stages(work)):
+        blobs += found
+        lattices = [lat for lat in (_lattice_from(g, blobs) for g in _groups(blobs)) if lat]
+        best = max(lattices, key=lambda lat: lat.score, default=None)
+        if best is not None:
+            # Prefer the tiles to the gaps between them.
+            tiles = [
+                lat
+                for lat in lattices
+                if lat.score > 0.3 * best.score and _encloses_as_holes(lat, best)
+            ]
+            if tiles:
+                best = max(tiles, key=lambda lat: lat.score)
+        if stage == 0 and _complete_and_solid(best):
+            break
     return best
+
+
+def _complete_and_solid(lattice: Lattice | None) -> bool:
+    """Every cell found, each a solid tile: nothing for further segmentations to add."""
+    if lattice is None or not _convincing(lattice):
+        return False
+    rows, cols = lattice.shape
+    fills = [b.fill for b in lattice.members.values()]
+    return len(lattice.members) == rows * cols and float(np.median(fills)) >= 0.85
 
 
 def locate_board(image: np.ndarray) -> BoardLocation | NotFound:
