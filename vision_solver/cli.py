@@ -256,11 +256,12 @@ def solve(
     json_output: JsonOption = False,
     output_format: FormatOption = OutputFormat.text,
 ) -> None:
-    """Solve a typed board (one row per line, e.g. 10110 or 3 2 0).
+    """Solve a board typed as text, one row per line.
 
-    Cells are digits, # and . , + and - , arrows ↑→↓← or letters URDL (one
-    character each), or whitespace-separated integers.  Prints the board, the
-    clicks and the count; exit 0 solved, 1 unsolvable, 2 bad input.
+    A row is like 10110 or 3 2 0. Cells are digits, # and . , + and - ,
+    arrows ↑→↓← or letters URDL (one character each), or whitespace-separated
+    integers. Prints the board, the clicks and the count; exit 0 solved,
+    1 unsolvable, 2 bad input.
 
     Example: boardsolve solve fixtures/moon_legend_2x3.txt --puzzle moon-legend --json
     """
