@@ -17,11 +17,11 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import cv2
 import numpy as np
+from timing import best_of
 
 from vision_solver.vision.imageio import read_image, write_image
 from vision_solver.vision.looks import load_looks
@@ -34,15 +34,6 @@ SCENES = {
     "6x6 arrow tiles, 64 px cells": ("arrow-tiles", (6, 6), 64),
     "20x20 flat tiles, 26 px cells": ("flat-dark", (20, 20), 26),
 }
-
-
-def best_of(repeat: int, fn) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def main() -> None:

@@ -19,10 +19,10 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import numpy as np
+from timing import best_of
 
 from vision_solver import Rule, apply_presses, solve
 
@@ -34,15 +34,6 @@ def random_solvable(size: int, rule: Rule, seed: int) -> np.ndarray:
     rng = np.random.default_rng(seed)
     goal = np.full((size, size), rule.goal, dtype=np.int64)
     return apply_presses(goal, -rng.integers(0, rule.states, (size, size)), rule)
-
-
-def best_of(repeat: int, fn) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def write_board(board: np.ndarray, path: Path, ints: bool) -> None:
@@ -63,6 +54,17 @@ def run_process(args: list[str], repeat: int) -> tuple[float, float]:
     return seconds, peak
 
 
+def compiled_reference(workdir: Path, board_file: Path, repeat: int) -> float | None:
+    """Best time of the C++ bitset solver on the board, or None without g++."""
+    if not shutil.which("g++"):
+        return None
+    exe = workdir / "lights_out_bitset"
+    source = HERE / "reference" / "lights_out_bitset.cpp"
+    subprocess.run(["g++", "-O2", "-march=native", "-o", str(exe), str(source)], check=True)
+    seconds, _ = run_process([str(exe), str(board_file)], repeat)
+    return seconds
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", type=int, default=1000)
@@ -71,80 +73,43 @@ def main() -> None:
     n, repeat = args.size, args.repeat
     workdir = Path(tempfile.mkdtemp(prefix="boardsolve-bench-"))
     rows: list[tuple[str, str]] = []
-
-    lights = Rule.preset("lights-out")
-    lights_board = random_solvable(n, lights, seed=1)
-    lights_file = workdir / "lights.txt"
-    write_board(lights_board, lights_file, ints=False)
-
     reference = None
-    if shutil.which("g++"):
-        exe = workdir / "lights_out_bitset"
-        subprocess.run(
-            [
-                "g++",
-                "-O2",
-                "-march=native",
-                "-o",
-                str(exe),
-                str(HERE / "reference" / "lights_out_bitset.cpp"),
-            ],
-            check=True,
-        )
-        reference, _ = run_process([str(exe), str(lights_file)], repeat)
-        rows.append((f"C++ bitset reference, lights-out {n}x{n} (process)", f"{reference:.3f} s"))
-    else:
-        rows.append(("C++ bitset reference", "skipped: no g++"))
 
-    result = solve(lights_board, lights)
-    api = best_of(repeat, lambda: solve(lights_board, lights))
-    rows.append((f"solve() lights-out {n}x{n} (in-process, replayed)", f"{api:.3f} s"))
-    if reference:
-        rows.append(("  ratio to reference", f"{api / reference:.1f}x"))
-    rows.append(
-        (
-            "  clicks / solutions / optimal",
-            f"{result.moves} / {result.solutions} / {result.optimal}",
-        )
-    )
+    for seed, preset in enumerate(("lights-out", "moon-legend"), start=1):
+        rule = Rule.preset(preset)
+        board = random_solvable(n, rule, seed=seed)
+        board_file = workdir / f"{preset}.txt"
+        write_board(board, board_file, ints=False)
+        if preset == "lights-out":
+            reference = compiled_reference(workdir, board_file, repeat)
+            shown = f"{reference:.3f} s" if reference else "skipped: no g++"
+            rows.append((f"C++ bitset reference, lights-out {n}x{n} (process)", shown))
 
-    cli, peak = run_process(
-        [sys.executable, "-m", "vision_solver", "solve", str(lights_file), "--json"], repeat
-    )
-    rows.append((f"boardsolve solve lights-out {n}x{n} --json (process)", f"{cli:.3f} s"))
-    if reference:
-        rows.append(("  ratio to reference", f"{cli / reference:.1f}x"))
-    rows.append(("  peak memory of the process", f"{peak:.0f} MiB"))
-
-    moon = Rule.preset("moon-legend")
-    moon_board = random_solvable(n, moon, seed=2)
-    result = solve(moon_board, moon)
-    api_moon = best_of(repeat, lambda: solve(moon_board, moon))
-    rows.append((f"solve() moon-legend {n}x{n} (in-process, replayed)", f"{api_moon:.3f} s"))
-    if reference:
-        rows.append(("  ratio to C++ lights-out reference", f"{api_moon / reference:.1f}x"))
-    rows.append(
-        (
-            "  clicks / solutions / optimal",
-            f"{result.moves} / {result.solutions} / {result.optimal}",
+        result = solve(board, rule)
+        api = best_of(repeat, lambda board=board, rule=rule: solve(board, rule))
+        rows.append((f"solve() {preset} {n}x{n} (in-process, replayed)", f"{api:.3f} s"))
+        if reference:
+            rows.append(("  ratio to the C++ lights-out reference", f"{api / reference:.1f}x"))
+        rows.append(
+            (
+                "  clicks / solutions / optimal",
+                f"{result.moves} / {result.solutions} / {result.optimal}",
+            )
         )
-    )
-    moon_file = workdir / "moon.txt"
-    write_board(moon_board, moon_file, ints=False)
-    cli_moon, _ = run_process(
-        [
+
+        command = [
             sys.executable,
             "-m",
             "vision_solver",
             "solve",
-            str(moon_file),
+            str(board_file),
             "-p",
-            "moon-legend",
+            preset,
             "--json",
-        ],
-        repeat,
-    )
-    rows.append((f"boardsolve solve moon-legend {n}x{n} --json (process)", f"{cli_moon:.3f} s"))
+        ]
+        cli, peak = run_process(command, repeat)
+        rows.append((f"boardsolve solve {preset} {n}x{n} --json (process)", f"{cli:.3f} s"))
+        rows.append(("  peak memory of the processes so far", f"{peak:.0f} MiB"))
 
     width = max(len(name) for name, _ in rows)
     for name, value in rows:

@@ -117,6 +117,7 @@ def test_shipped_looks_are_found_from_the_installed_package(tmp_path):
         "from vision_solver.vision.looks import shipped_looks\n"
         "print(json.dumps(sorted(look.name for look in shipped_looks())))\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
-                         text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, check=True
+    )
     assert "moon-legend" in out.stdout and "haiku-lights-off" in out.stdout

@@ -226,39 +226,40 @@ def glyph_direction(glyph: np.ndarray) -> tuple[int, float]:
     return best, confidence
 
 
-def read_glyphs(board: np.ndarray, rows: int, cols: int) -> tuple[np.ndarray, np.ndarray] | None:
-    """Arrow glyphs in every cell of a rectified board, or None if cells hold no glyphs."""
-    cells = np.zeros((rows, cols), dtype=np.int64)
-    confidence = np.zeros((rows, cols))
+def cell_glyphs(board: np.ndarray, rows: int, cols: int) -> list[np.ndarray] | None:
+    """The glyph of every cell of a rectified board (row-major), or None if one has none."""
+    glyphs = []
     for r in range(rows):
         for c in range(cols):
             patch = board[r * CELL_PX : (r + 1) * CELL_PX, c * CELL_PX : (c + 1) * CELL_PX]
             glyph = glyph_mask(cv2.resize(patch, (96, 96), interpolation=cv2.INTER_CUBIC))
             if glyph is None:
                 return None
-            cells[r, c], confidence[r, c] = glyph_direction(glyph)
-    return cells, confidence
+            glyphs.append(glyph)
+    return glyphs
 
 
-def looks_like_glyphs(board: np.ndarray, rows: int, cols: int) -> bool:
+def read_glyphs(glyphs: list[np.ndarray], rows: int, cols: int) -> tuple[np.ndarray, np.ndarray]:
+    """Directions and confidences of the cells' glyphs."""
+    read = [glyph_direction(glyph) for glyph in glyphs]
+    cells = np.array([d for d, _ in read], dtype=np.int64).reshape(rows, cols)
+    return cells, np.array([c for _, c in read]).reshape(rows, cols)
+
+
+def looks_like_glyphs(glyphs: list[np.ndarray]) -> bool:
     """Every cell carries the same clearly pointing glyph (up to rotation)."""
     canonical = []
     extents: list[float] = []
-    for r in range(rows):
-        for c in range(cols):
-            patch = board[r * CELL_PX : (r + 1) * CELL_PX, c * CELL_PX : (c + 1) * CELL_PX]
-            glyph = glyph_mask(cv2.resize(patch, (96, 96), interpolation=cv2.INTER_CUBIC))
-            if glyph is None:
-                return False
-            direction, confidence = glyph_direction(glyph)
-            if confidence < 0.4:
-                return False
-            # turn it to point up and frame it on its bounding box
-            upright = np.rot90(glyph, k=direction)
-            ys, xs = np.nonzero(upright)
-            extents.append(max(np.ptp(ys), np.ptp(xs)) / upright.shape[0])
-            box = upright[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
-            canonical.append(cv2.resize(box, (24, 24), interpolation=cv2.INTER_NEAREST))
+    for glyph in glyphs:
+        direction, confidence = glyph_direction(glyph)
+        if confidence < 0.4:
+            return False
+        # turn it to point up and frame it on its bounding box
+        upright = np.rot90(glyph, k=direction)
+        ys, xs = np.nonzero(upright)
+        extents.append(max(np.ptp(ys), np.ptp(xs)) / upright.shape[0])
+        box = upright[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
+        canonical.append(cv2.resize(box, (24, 24), interpolation=cv2.INTER_NEAREST))
     # An arrow fills a good part of its tile; a corner mark or a speck does not.
     if np.median(extents) < 0.35:
         return False
@@ -434,28 +435,24 @@ def read_cells(
     board = grid.rectify(image, CELL_PX)
     features = cell_features(board, grid.rows, grid.cols, grid.tile)
     look = match_look(features, looks or [], puzzle)
+    rows, cols = grid.rows, grid.cols
     if look is not None:
         if look.reader == "benches":
             cells, confidence = read_benches(image, grid, look.object_colour)
         elif look.reader == "glyphs":
-            glyphs = read_glyphs(board, grid.rows, grid.cols)
-            if glyphs is None:
-                glyphs = (
-                    np.zeros((grid.rows, grid.cols), np.int64),
-                    np.zeros((grid.rows, grid.cols)),
-                )
-            cells, confidence = glyphs
+            glyphs = cell_glyphs(board, rows, cols)
+            if glyphs is None:  # no glyph to read anywhere: nothing is known
+                cells, confidence = np.zeros((rows, cols), np.int64), np.zeros((rows, cols))
+            else:
+                cells, confidence = read_glyphs(glyphs, rows, cols)
         else:
             cells, confidence = read_with_look(features, look)
         return CellReading(look.puzzle, cells, confidence, look.name)
     if puzzle in ("arrows", "auto"):
-        glyphs = (
-            read_glyphs(board, grid.rows, grid.cols)
-            if (puzzle == "arrows" or looks_like_glyphs(board, grid.rows, grid.cols))
-            else None
-        )
-        if glyphs is not None:
-            return CellReading("arrows", glyphs[0], glyphs[1], "generic")
+        glyphs = cell_glyphs(board, rows, cols)
+        if glyphs is not None and (puzzle == "arrows" or looks_like_glyphs(glyphs)):
+            cells, confidence = read_glyphs(glyphs, rows, cols)
+            return CellReading("arrows", cells, confidence, "generic")
         if puzzle == "arrows":
             cells, confidence = read_benches(image, grid)
             return CellReading("arrows", cells, confidence, "generic")

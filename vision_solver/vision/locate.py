@@ -15,7 +15,7 @@ settles the rows and columns.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -54,7 +54,6 @@ class Lattice:
     rows: tuple[int, int]  # min, max row index (inclusive)
     cols: tuple[int, int]
     score: float
-    tile: float  # typical member size / pitch
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -75,8 +74,6 @@ class BoardLocation:
     rows: int
     cols: int
     confidence: float
-    cell_fill: float = 0.0  # typical tile size / cell pitch
-    notes: list[str] = field(default_factory=list)
 
     def __bool__(self) -> bool:
         return True
@@ -318,9 +315,7 @@ def _lattice_from(seed_group: list[Blob], all_blobs: list[Blob]) -> Lattice | No
     # fine lattice happens to catch is spread over the whole tolerance disc.
     precision = float(np.mean([resid < 0.08 for resid, _ in placed.values()]))
     score = seeds_on * cover**2 * np.log1p(pitch) * isotropy * sine**2 * precision**2
-    return Lattice(
-        homography, members, (rows[0], rows[-1]), (cols[0], cols[-1]), float(score), size / pitch
-    )
+    return Lattice(homography, members, (rows[0], rows[-1]), (cols[0], cols[-1]), float(score))
 
 
 def _contiguous(
@@ -460,13 +455,11 @@ def _dedupe(blobs: list[Blob]) -> list[Blob]:
     for b in ordered:
         bx, by = int(b.x // radius), int(b.y // radius)
         near = (
-            k
-            for dx in (-1, 0, 1)
-            for dy in (-1, 0, 1)
-            for k in buckets.get((bx + dx, by + dy), ())
+            k for dx in (-1, 0, 1) for dy in (-1, 0, 1) for k in buckets.get((bx + dx, by + dy), ())
         )
-        if any((b.x - k.x) ** 2 + (b.y - k.y) ** 2 <= (0.3 * min(b.size, k.size)) ** 2
-               for k in near):
+        if any(
+            (b.x - k.x) ** 2 + (b.y - k.y) ** 2 <= (0.3 * min(b.size, k.size)) ** 2 for k in near
+        ):
             continue
         kept.append(b)
         buckets.setdefault((bx, by), []).append(b)
@@ -599,4 +592,4 @@ def locate_board(image: np.ndarray) -> BoardLocation | NotFound:
     rows, cols = best.shape
     corners = _apply(homography, [[0, 0], [cols, 0], [cols, rows], [0, rows]])
     cover = len(best.members) / (rows * cols)
-    return BoardLocation(corners, homography, rows, cols, float(min(1.0, cover)), best.tile)
+    return BoardLocation(corners, homography, rows, cols, float(min(1.0, cover)))
