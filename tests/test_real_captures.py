@@ -78,3 +78,14 @@ def test_issue3_learned_look_reads_another_capture_of_the_same_game(tmp_path):
     reading = read_board(REAL / check["file"], looks=learned)
     assert reading.look == "haiku-again"
     assert reading.cells.tolist() == expected_cells(check)
+
+
+def test_looks_match_only_their_own_game(shipped_looks):
+    """Each shipped look is picked for its own game's captures and for no other."""
+    own = {"haiku-lights-off": "HaikuArchives__", "moon-legend": "AlanXue1997__"}
+    for entry in ENTRIES:
+        reading = read_board(REAL / entry["file"], looks=shipped_looks)
+        expected = next(
+            (name for name, prefix in own.items() if entry["file"].startswith(prefix)), "generic"
+        )
+        assert reading.look == expected, entry["file"]
