@@ -54,6 +54,8 @@ class Lattice:
     rows: tuple[int, int]  # min, max row index (inclusive)
     cols: tuple[int, int]
     score: float
+    group: int = 0  # blobs in the size group it was fitted to
+    finer: bool = False  # look-alikes sit half-way between its points: a finer board?
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -315,7 +317,9 @@ def _lattice_from(seed_group: list[Blob], all_blobs: list[Blob]) -> Lattice | No
     # fine lattice happens to catch is spread over the whole tolerance disc.
     precision = float(np.mean([resid < 0.08 for resid, _ in placed.values()]))
     score = seeds_on * cover**2 * np.log1p(pitch) * isotropy * sine**2 * precision**2
-    return Lattice(homography, members, (rows[0], rows[-1]), (cols[0], cols[-1]), float(score))
+    return Lattice(
+        homography, members, (rows[0], rows[-1]), (cols[0], cols[-1]), float(score), len(seed_group)
+    )
 
 
 def _contiguous(
@@ -515,9 +519,18 @@ def _touches_edge(lattice: Lattice, width: int, height: int, scale: float) -> bo
 
 
 def _convincing(lattice: Lattice | None) -> bool:
-    if lattice is None or _pitch(lattice) < MIN_PITCH or min(lattice.shape) <= 2:
+    """A board worth trusting: not tiny, mostly found, cells big enough to place well.
+
+    A board found whole may have smaller cells (down to 10 px) than one with
+    gaps (MIN_PITCH): every cell then helps to place the grid.
+    """
+    if lattice is None or min(lattice.shape) <= 2 or lattice.finer:
         return False
-    return len(lattice.members) >= 0.7 * lattice.shape[0] * lattice.shape[1]
+    found = len(lattice.members) / (lattice.shape[0] * lattice.shape[1])
+    pitch = _pitch(lattice)
+    if np.median([b.size for b in lattice.members.values()]) < 0.25 * pitch:
+        return False  # specks (dots, glints) on a lattice: look closer before trusting it
+    return (pitch >= MIN_PITCH and found >= 0.7) or (pitch >= 10 and found == 1.0)
 
 
 def _best_lattice(work: np.ndarray) -> Lattice | None:
@@ -528,6 +541,7 @@ def _best_lattice(work: np.ndarray) -> Lattice | None:
     """
     blobs: list[Blob] = []
     best = None
+    lab = cv2.cvtColor(work, cv2.COLOR_BGR2LAB)
     for stage, found in enumerate(candidate_stages(work)):
         blobs += found
         lattices = [lat for lat in (_lattice_from(g, blobs) for g in _groups(blobs)) if lat]
@@ -541,18 +555,64 @@ def _best_lattice(work: np.ndarray) -> Lattice | None:
             ]
             if tiles:
                 best = max(tiles, key=lambda lat: lat.score)
-        if stage == 0 and _complete_and_solid(best):
+        if best is not None:
+            best.finer = _finer_hidden(best, blobs)
+        if stage == 0 and _complete_and_solid(best, lab):
             break
     return best
 
 
-def _complete_and_solid(lattice: Lattice | None) -> bool:
-    """Every cell found, each a solid tile: nothing for further segmentations to add."""
+def _finer_hidden(lattice: Lattice, blobs: list[Blob]) -> bool:
+    """True when many look-alikes sit half a step between the lattice's points."""
+    size = float(np.median([b.size for b in lattice.members.values()]))
+    alike = [b for b in blobs if 0.6 * size <= b.size <= 1.6 * size]
+    if not alike:
+        return False
+    uv = _apply(np.linalg.inv(lattice.homography), [(b.x, b.y) for b in alike])
+    (r0, r1), (c0, c1) = lattice.rows, lattice.cols
+    inside = (
+        (uv[:, 0] > c0 - 0.5)
+        & (uv[:, 0] < c1 + 0.5)
+        & (uv[:, 1] > r0 - 0.5)
+        & (uv[:, 1] < r1 + 0.5)
+    )
+    frac = np.abs(uv - np.round(uv))
+    halfway = ((np.abs(frac - 0.5) < 0.15) & (frac[:, ::-1] < 0.15)).any(axis=1)
+    return bool((halfway & inside).sum() >= 0.3 * len(lattice.members))
+
+
+def _complete_and_solid(lattice: Lattice | None, lab: np.ndarray) -> bool:
+    """Every cell found, and surely tiles: nothing for further segmentations to add.
+
+    Solid blobs are tiles; hollow ones (a tile with a digit or an arrow cut
+    out) are too unless they have the colour around the board, as the gaps
+    between round tiles do.
+    """
     if lattice is None or not _convincing(lattice):
         return False
     rows, cols = lattice.shape
+    if len(lattice.members) != rows * cols or len(lattice.members) < 0.8 * lattice.group:
+        return False  # incomplete, or look-alikes off the lattice (a finer board?)
     fills = [b.fill for b in lattice.members.values()]
-    return len(lattice.members) == rows * cols and float(np.median(fills)) >= 0.85
+    return float(np.median(fills)) >= 0.85 or not _background_coloured(lattice, lab)
+
+
+def _background_coloured(lattice: Lattice, lab: np.ndarray) -> bool:
+    """True when the cells have the colour of a ring just outside the board."""
+    (r0, r1), (c0, c1) = lattice.rows, lattice.cols
+    ring = []
+    for t in np.linspace(0, 1, 40):
+        u = c0 - 0.5 + t * (c1 - c0 + 1)
+        v = r0 - 0.5 + t * (r1 - r0 + 1)
+        ring += [(u, r0 - 0.85), (u, r1 + 0.85), (c0 - 0.85, v), (c1 + 0.85, v)]
+    pts = np.round(_apply(lattice.homography, ring)).astype(int)
+    h, w = lab.shape[:2]
+    inside = (pts[:, 0] >= 0) & (pts[:, 0] < w) & (pts[:, 1] >= 0) & (pts[:, 1] < h)
+    if inside.sum() < 20:
+        return True  # cannot tell: do not stop early
+    around = np.median(lab[pts[inside, 1], pts[inside, 0]].astype(np.float64), axis=0)
+    cells = np.median([b.colour for b in lattice.members.values()], axis=0)
+    return bool(np.linalg.norm(around - cells) < 12.0)
 
 
 def locate_board(image: np.ndarray) -> BoardLocation | NotFound:
