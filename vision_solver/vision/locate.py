@@ -180,9 +180,12 @@ def candidate_stages(work: np.ndarray) -> Iterator[list[Blob]]:
     blobs: list[Blob] = []
 
     # 1. Flat regions: pixels whose colour barely changes, split by every edge.
-    gx = np.abs(cv2.Sobel(lab, cv2.CV_16S, 1, 0, ksize=3))
-    gy = np.abs(cv2.Sobel(lab, cv2.CV_16S, 0, 1, ksize=3))
-    grad = (gx + gy).max(axis=2)
+    both = cv2.add(
+        cv2.convertScaleAbs(cv2.Sobel(lab, cv2.CV_16S, 1, 0, ksize=3)),
+        cv2.convertScaleAbs(cv2.Sobel(lab, cv2.CV_16S, 0, 1, ksize=3)),
+    )
+    channels = cv2.split(both)
+    grad = cv2.max(cv2.max(channels[0], channels[1]), channels[2])
     for threshold in (12, 30):
         blobs += _components(grad < threshold, sums, f"flat{threshold}", min_area, max_area)
     yield blobs
@@ -340,49 +343,43 @@ def _contiguous(
     return members
 
 
-def _local_steps(pts: np.ndarray, i: int) -> tuple[np.ndarray, np.ndarray] | None:
-    """Blob i's nearest neighbours along a row (u) and down a column (v), or None."""
-    d = pts - pts[i]
-    dist = np.hypot(d[:, 0], d[:, 1])
-    dist[i] = np.inf
-    steps = []
-    for axis in (0, 1):
-        along = np.abs(d[:, axis]) > 1.5 * np.abs(d[:, 1 - axis])
-        cand = np.where(along, dist, np.inf)
-        j = int(np.argmin(cand))
-        if not np.isfinite(cand[j]):
-            return None
-        step = d[j] if d[j, axis] > 0 else -d[j]
-        steps.append(step)
-    return steps[0], steps[1]
-
-
 def _best_steps(pts: np.ndarray, size: float) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
     """The lattice steps (u, v) and an origin that the most blobs agree with.
 
     Each of a sample of blobs proposes a lattice from its own nearest
-    neighbours; the proposal with the most blobs on its points wins.  Text
-    and other look-alikes that crowd a size group then cannot skew the steps.
+    neighbours along a row (u) and down a column (v); the proposal with the
+    most blobs on its points wins.  Text and other look-alikes that crowd a
+    size group then cannot skew the steps.  All proposals are scored at once.
     """
     n = len(pts)
     sample = np.linspace(0, n - 1, min(n, 40)).astype(int)
-    best = None
-    best_count = 0
-    for i in sample:
-        steps = _local_steps(pts, i)
-        if steps is None:
-            continue
-        u, v = steps
-        if np.hypot(*u) < 0.7 * size or np.hypot(*v) < 0.7 * size:
-            continue  # neighbours overlapping: not a lattice of cells
-        basis = np.column_stack([u, v])
-        if abs(np.linalg.det(basis)) < 1e-6:
-            continue
-        uv = (pts - pts[i]) @ np.linalg.inv(basis).T
-        count = int((np.hypot(*(uv - np.round(uv)).T) < 0.2).sum())
-        if count > best_count:
-            best, best_count = (u, v, pts[i]), count
-    return best
+    d = pts[None, :, :] - pts[sample][:, None, :]  # (proposals, blobs, 2)
+    dist = np.hypot(d[..., 0], d[..., 1])
+    dist[np.arange(len(sample)), sample] = np.inf
+    rows = np.arange(len(sample))
+    steps = []
+    ok = np.ones(len(sample), dtype=bool)
+    for axis in (0, 1):
+        along = np.abs(d[..., axis]) > 1.5 * np.abs(d[..., 1 - axis])
+        cand = np.where(along, dist, np.inf)
+        j = cand.argmin(axis=1)
+        ok &= np.isfinite(cand[rows, j]) & (cand[rows, j] >= 0.7 * size)
+        step = d[rows, j]
+        step *= np.where(step[:, axis] > 0, 1.0, -1.0)[:, None]  # point right / down
+        steps.append(step)
+    u, v = steps
+    det = u[:, 0] * v[:, 1] - u[:, 1] * v[:, 0]
+    ok &= np.abs(det) > 1e-6
+    if not ok.any():
+        return None
+    safe = np.where(ok, det, 1.0)
+    inv = np.stack([np.stack([v[:, 1], -v[:, 0]], -1), np.stack([-u[:, 1], u[:, 0]], -1)], 1)
+    inv /= safe[:, None, None]
+    uv = np.einsum("sij,snj->sni", inv, d)
+    counts = (np.hypot(*np.moveaxis(uv - np.round(uv), -1, 0)) < 0.2).sum(axis=1)
+    counts[~ok] = -1
+    best = int(np.argmax(counts))
+    return u[best], v[best], pts[sample[best]]
 
 
 def _foreign(members: dict[tuple[int, int], tuple[float, Blob]], keys: list) -> bool:
