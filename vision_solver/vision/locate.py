@@ -436,7 +436,7 @@ def _groups(blobs: list[Blob]) -> list[list[Blob]]:
         near = np.all(np.abs(sizes - sizes[i]) < 0.2, axis=1)
         members = [blobs[j] for j in np.flatnonzero(near)]
         used |= near & (np.abs(sizes - sizes[i]) < 0.1).all(axis=1)
-        if len(members) >= 3:
+        if len(members) >= 4:  # the smallest board, 2x2
             groups.append(_dedupe(members))
     return groups
 
