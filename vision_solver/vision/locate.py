@@ -160,9 +160,12 @@ def _quantised_labels(lab: np.ndarray, k: int = 6) -> np.ndarray:
     )
     grid = np.arange(32, dtype=np.float32) * 8 + 4
     cube = np.stack(np.meshgrid(grid, grid, grid, indexing="ij"), axis=-1).reshape(-1, 3)
-    table = ((cube[:, None, :] - centres[None]) ** 2).sum(axis=2).argmin(axis=1).astype(np.uint8)
-    q = (lab >> 3).astype(np.int32)
-    return table[(q[:, :, 0] << 10) | (q[:, :, 1] << 5) | q[:, :, 2]]
+    # nearest centre of every table colour: |x - c|^2 = |c|^2 - 2 x.c + |x|^2
+    scores = (centres**2).sum(axis=1)[None, :] - 2.0 * (cube @ centres.T)
+    table = scores.argmin(axis=1).astype(np.uint8)
+    l_ch, a_ch, b_ch = cv2.split(lab)
+    index = ((l_ch >> 3).astype(np.uint16) << 10) | ((a_ch >> 3).astype(np.uint16) << 5)
+    return table[index | (b_ch >> 3)]
 
 
 def candidate_blobs(work: np.ndarray) -> list[Blob]:
