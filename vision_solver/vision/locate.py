@@ -168,6 +168,23 @@ def _quantised_labels(lab: np.ndarray, k: int = 6) -> np.ndarray:
     return table[index | (b_ch >> 3)]
 
 
+def _backdrop_mask(lab: np.ndarray) -> np.ndarray | None:
+    """Pixels of the image's commonest colour (within a few Lab units), if it is common."""
+    l_ch, a_ch, b_ch = cv2.split(lab)
+    index = ((l_ch >> 3).astype(np.uint16) << 10) | ((a_ch >> 3).astype(np.uint16) << 5)
+    index |= b_ch >> 3
+    counts = np.bincount(index.reshape(-1)[:: max(1, index.size // 50000)], minlength=1 << 15)
+    mode = int(np.argmax(counts))
+    centre = np.array([mode >> 10, (mode >> 5) & 31, mode & 31], dtype=np.uint8) * 8 + 4
+    near = cv2.inRange(
+        lab,
+        np.clip(centre.astype(int) - 10, 0, 255).astype(np.uint8),
+        np.clip(centre.astype(int) + 10, 0, 255).astype(np.uint8),
+    )
+    mask = near > 0
+    return mask if mask.mean() > 0.15 else None
+
+
 def candidate_blobs(work: np.ndarray) -> list[Blob]:
     """Cell-like blobs from several segmentations of the work image."""
     return [blob for stage in candidate_stages(work) for blob in stage]
@@ -191,6 +208,11 @@ def candidate_stages(work: np.ndarray) -> Iterator[list[Blob]]:
     grad = cv2.max(cv2.max(channels[0], channels[1]), channels[2])
     for threshold in (12, 30):
         blobs += _components(grad < threshold, sums, f"flat{threshold}", min_area, max_area)
+    # ... and whatever stands out from the commonest colour (the backdrop), so a
+    # tile with a glyph on it is one blob.
+    backdrop = _backdrop_mask(lab)
+    if backdrop is not None:
+        blobs += _components(~backdrop, sums, "backdrop", min_area, max_area)
     yield blobs
     blobs = []
 
@@ -331,17 +353,21 @@ def _lattice_from(seed_group: list[Blob], all_blobs: list[Blob]) -> Lattice | No
 def _contiguous(
     members: dict[tuple[int, int], tuple[float, Blob]],
 ) -> dict[tuple[int, int], tuple[float, Blob]]:
-    """Drop rows/columns separated from the main block by an empty row/column."""
+    """Keep the run of consecutive rows (then columns) holding the most members.
+
+    Rows or columns cut off from it by an empty one are not part of the board.
+    """
     for axis in (0, 1):
-        idx = sorted({k[axis] for k in members})
-        counts = {i: sum(1 for k in members if k[axis] == i) for i in idx}
-        best = max(idx, key=lambda i: counts[i])
-        keep = {best}
-        for direction in (1, -1):
-            i = best + direction
-            while i in counts:
-                keep.add(i)
-                i += direction
+        counts: dict[int, int] = {}
+        for key in members:
+            counts[key[axis]] = counts.get(key[axis], 0) + 1
+        runs: list[list[int]] = []
+        for i in sorted(counts):
+            if runs and i == runs[-1][-1] + 1:
+                runs[-1].append(i)
+            else:
+                runs.append([i])
+        keep = set(max(runs, key=lambda run: sum(counts[i] for i in run)))
         members = {k: b for k, b in members.items() if k[axis] in keep}
     return members
 
@@ -584,7 +610,8 @@ def _finer_hidden(lattice: Lattice, blobs: list[Blob]) -> bool:
 def _complete_and_solid(lattice: Lattice | None, lab: np.ndarray) -> bool:
     """Every cell found, and surely tiles: nothing for further segmentations to add.
 
-    Solid blobs are tiles; hollow ones (a tile with a digit or an arrow cut
+    Solid blobs are tiles, and so are objects that stand out from the
+    commonest colour; other hollow ones (a tile with a digit or an arrow cut
     out) are too unless they have the colour around the board, as the gaps
     between round tiles do.
     """
@@ -594,6 +621,8 @@ def _complete_and_solid(lattice: Lattice | None, lab: np.ndarray) -> bool:
     if len(lattice.members) != rows * cols or len(lattice.members) < 0.8 * lattice.group:
         return False  # incomplete, or look-alikes off the lattice (a finer board?)
     fills = [b.fill for b in lattice.members.values()]
+    if np.mean([b.source == "backdrop" for b in lattice.members.values()]) > 0.5:
+        return True  # objects standing out from the backdrop cannot be gaps in it
     return float(np.median(fills)) >= 0.85 or not _background_coloured(lattice, lab)
 
 
