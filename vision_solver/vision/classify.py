@@ -226,14 +226,20 @@ def glyph_direction(glyph: np.ndarray) -> tuple[int, float]:
     return best, confidence
 
 
-def cell_glyphs(board: np.ndarray, rows: int, cols: int) -> list[np.ndarray] | None:
-    """The glyph of every cell of a rectified board (row-major), or None if one has none."""
+def cell_glyphs(
+    board: np.ndarray, rows: int, cols: int, pointing: bool = False
+) -> list[np.ndarray] | None:
+    """The glyph of every cell of a rectified board (row-major), or None if one has none.
+
+    With ``pointing``, also None as soon as a glyph does not clearly point
+    one way (a digit, a dot): then the board is not an arrow board.
+    """
     glyphs = []
     for r in range(rows):
         for c in range(cols):
             patch = board[r * CELL_PX : (r + 1) * CELL_PX, c * CELL_PX : (c + 1) * CELL_PX]
             glyph = glyph_mask(cv2.resize(patch, (96, 96), interpolation=cv2.INTER_CUBIC))
-            if glyph is None:
+            if glyph is None or (pointing and glyph_direction(glyph)[1] < 0.4):
                 return None
             glyphs.append(glyph)
     return glyphs
@@ -449,7 +455,7 @@ def read_cells(
             cells, confidence = read_with_look(features, look)
         return CellReading(look.puzzle, cells, confidence, look.name)
     if puzzle in ("arrows", "auto"):
-        glyphs = cell_glyphs(board, rows, cols)
+        glyphs = cell_glyphs(board, rows, cols, pointing=puzzle == "auto")
         if glyphs is not None and (puzzle == "arrows" or looks_like_glyphs(glyphs)):
             cells, confidence = read_glyphs(glyphs, rows, cols)
             return CellReading("arrows", cells, confidence, "generic")

@@ -40,7 +40,7 @@ def _poly(grid: Grid, uv: np.ndarray) -> np.ndarray:
     return np.round(grid.to_image(uv) * 16).astype(np.int32)  # 4 fractional bits
 
 
-def _disc(grid: Grid, row: int, col: int, radius: float, steps: int = 48) -> np.ndarray:
+def _disc(grid: Grid, row: int, col: int, radius: float, steps: int = 32) -> np.ndarray:
     t = np.linspace(0, 2 * np.pi, steps, endpoint=False)
     uv = np.column_stack([col + 0.5 + radius * np.cos(t), row + 0.5 + radius * np.sin(t)])
     return _poly(grid, uv)
