@@ -14,6 +14,7 @@ settles the rows and columns.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -294,12 +295,15 @@ def _lattice_from(seed_group: list[Blob], all_blobs: list[Blob]) -> Lattice | No
                 uv = _apply(np.linalg.inv(homography), xy)
             except np.linalg.LinAlgError:
                 return placed
-        nearest = np.round(uv)
+        nearest = np.round(uv).astype(np.int64)
         resid = np.hypot(*(uv - nearest).T)
-        for i in np.flatnonzero(resid <= tol)[np.argsort(resid[resid <= tol])]:
-            key = (int(nearest[i, 1]), int(nearest[i, 0]))
-            if key not in placed:
-                placed[key] = (float(resid[i]), blobs[i])
+        close = np.flatnonzero(resid <= tol)
+        close = close[np.argsort(resid[close], kind="stable")]
+        # the closest blob of each lattice point: first of each key in that order
+        keys = nearest[close]
+        _, first = np.unique(keys[:, 1] * 1_000_003 + keys[:, 0], return_index=True)
+        for i in close[np.sort(first)]:
+            placed[(int(nearest[i, 1]), int(nearest[i, 0]))] = (float(resid[i]), blobs[i])
         return placed
 
     placed = assign(seed_group, None, 0.25)
@@ -437,7 +441,7 @@ def _trim_stragglers(
             idx = sorted({k[axis] for k in members})
             if len(idx) <= 2:
                 continue
-            counts = {i: sum(1 for k in members if k[axis] == i) for i in idx}
+            counts = Counter(k[axis] for k in members)
             for edge in (idx[0], idx[-1]):
                 keys = [k for k in members if k[axis] == edge]
                 sparse = counts[edge] < 0.5 * max(counts.values())
