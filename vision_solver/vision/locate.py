@@ -474,6 +474,16 @@ def _groups(blobs: list[Blob]) -> list[list[Blob]]:
     return groups
 
 
+def _distinct(blobs: list[Blob]) -> list[Blob]:
+    """Drop exact repeats: segmentations often cut the very same box (best fill kept)."""
+    best: dict[tuple[int, int, int, int], Blob] = {}
+    for b in blobs:
+        key = (round(b.x), round(b.y), b.w, b.h)
+        if key not in best or b.fill > best[key].fill:
+            best[key] = b
+    return list(best.values())
+
+
 def _dedupe(blobs: list[Blob]) -> list[Blob]:
     """One blob per place: several segmentations often find the same cell.
 
@@ -573,7 +583,7 @@ def _best_lattice(work: np.ndarray) -> Lattice | None:
     best = None
     lab = cv2.cvtColor(work, cv2.COLOR_BGR2LAB)
     for stage, found in enumerate(candidate_stages(work)):
-        blobs += found
+        blobs = _distinct(blobs + found)
         lattices = [lat for lat in (_lattice_from(g, blobs) for g in _groups(blobs)) if lat]
         best = max(lattices, key=lambda lat: lat.score, default=None)
         if best is not None:
