@@ -26,6 +26,7 @@ import cv2
 import numpy as np
 
 from .grid import Grid
+from .locate import far_from_chroma
 from .looks import Look, match_look, state_distances
 
 CELL_PX = 32
@@ -309,10 +310,7 @@ def _salient(
         mask = ((to_object < to_backdrop) & (to_object < to_grey)).astype(np.uint8)
         mask = cv2.medianBlur(mask * 255, 3) // 255
         return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
-    distance = np.hypot(lab[:, :, 1] - reference[0], lab[:, :, 2] - reference[1])
-    smooth = cv2.medianBlur(np.clip(distance * 4, 0, 255).astype(np.uint8), 5)
-    _, mask = cv2.threshold(smooth, 0, 1, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    return far_from_chroma(lab, reference)
 
 
 def _grow_dark(part: np.ndarray, image: np.ndarray) -> np.ndarray:

@@ -186,6 +186,19 @@ def _backdrop_mask(lab: np.ndarray) -> np.ndarray | None:
     return mask if mask.mean() > 0.15 else None
 
 
+def far_from_chroma(lab: np.ndarray, reference: np.ndarray) -> np.ndarray:
+    """0/1 mask of pixels whose chroma is far from ``reference`` (a, b).
+
+    The distance is median-smoothed so that texture speckle (grass) drops out,
+    and split by Otsu's threshold.
+    """
+    lab = lab.astype(np.float32, copy=False)
+    distance = np.hypot(lab[:, :, 1] - reference[0], lab[:, :, 2] - reference[1])
+    smooth = cv2.medianBlur(np.clip(distance * 4, 0, 255).astype(np.uint8), 5)
+    _, mask = cv2.threshold(smooth, 0, 1, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+
+
 def candidate_blobs(work: np.ndarray) -> list[Blob]:
     """Cell-like blobs from several segmentations of the work image."""
     return [blob for stage in candidate_stages(work) for blob in stage]
@@ -227,14 +240,8 @@ def candidate_stages(work: np.ndarray) -> Iterator[list[Blob]]:
     # 3. Colourful objects on a textured backdrop (benches on grass): pixels far
     # from the image's commonest chroma, smoothed so texture speckle drops out.
     sample = lab.reshape(-1, 3)[:: max(1, h * w // 20000)]
-    ref_a, ref_b = np.median(sample[:, 1]), np.median(sample[:, 2])
-    chroma = np.hypot(
-        lab[:, :, 1].astype(np.float32) - ref_a, lab[:, :, 2].astype(np.float32) - ref_b
-    )
-    chroma = cv2.medianBlur(np.clip(chroma * 4, 0, 255).astype(np.uint8), 5)
-    _, salient = cv2.threshold(chroma, 0, 1, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    salient = cv2.morphologyEx(salient, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    blobs += _components(salient, sums, "salient", min_area, max_area)
+    reference = np.median(sample[:, 1:], axis=0)
+    blobs += _components(far_from_chroma(lab, reference), sums, "salient", min_area, max_area)
 
     # 4. Objects on a backdrop: whatever is not the one or two commonest colours,
     # so a tile with a glyph on it (an arrow, a number) counts as one blob.
