@@ -13,10 +13,11 @@ from typing import Any
 import numpy as np
 
 from .algebra.chase import chase_solve
+from .algebra.ints import reduce_mod
 from .algebra.modular import LinearSolution, kernel, solve_linear
 from .algebra.search import MAX_CANDIDATES, cheapest
 from .errors import BoardInputError, Certificate, ReplayFailed, Unsolvable
-from .rules import Rule, apply_presses, press_matrix, reduce_mod
+from .rules import Rule, apply_presses, press_matrix
 
 #: Boards with more cells than this use light chasing when the rule allows it.
 CHASE_ABOVE = 64
@@ -98,6 +99,15 @@ def check_board(board: Any, rule: Rule) -> np.ndarray:
     return array
 
 
+def click_targets(cells: np.ndarray, rule: Rule) -> np.ndarray:
+    """What the presses covering each cell must add up to (mod m).
+
+    Each click adds delta = +-1 to its cells, so that is delta * (goal - state):
+    delta is its own inverse.
+    """
+    return reduce_mod(rule.delta * (rule.goal - cells), rule.states)
+
+
 def cost_table(rule: Rule) -> np.ndarray:
     """Clicks needed for each press value v in Z/m."""
     values = np.arange(rule.states, dtype=np.int64)
@@ -114,10 +124,7 @@ def solve(board: Any, rule: Rule | None = None, *, limit: int = MAX_CANDIDATES) 
     """
     rule = rule or Rule()
     cells = check_board(board, rule)
-    m = rule.states
-    # Each click adds delta = +-1 to its cells, so the presses must add up to
-    # targets = delta * (goal - board) per cell (delta is its own inverse).
-    targets = reduce_mod(rule.delta * (rule.goal - cells), m)
+    targets = click_targets(cells, rule)
 
     found = _solution_set(targets, rule)
     if found is None:
@@ -250,7 +257,7 @@ def likeliest_misreads(
     """
     cells = check_board(board, rule)
     m = rule.states
-    targets = reduce_mod(rule.delta * (rule.goal - cells), m).reshape(-1)
+    targets = click_targets(cells, rule).reshape(-1)
     quiet = quiet_patterns(cells.shape, rule)
     gens = quiet.generators % m
     syndrome = (gens @ targets) % m
