@@ -16,6 +16,7 @@ from typing import Annotated, Any, NoReturn
 import typer
 from typer.core import TyperGroup
 
+from .boardtext import NOTATIONS
 from .errors import BoardSolveError, Unsolvable
 from .rules import PRESETS, Rule
 
@@ -310,7 +311,7 @@ SetOption = Annotated[
     typer.Option("--set", help="Correct a misread cell: row,col=value (1-based; repeatable)."),
 ]
 
-LETTERS = "URDL"
+LETTERS = NOTATIONS["letters"]  # U R D L = 0 1 2 3, as on typed boards
 
 
 def _parse_set(items: list[str] | None) -> list[tuple[int, int, int]]:
