@@ -40,12 +40,6 @@ def _poly(grid: Grid, uv: np.ndarray) -> np.ndarray:
     return np.round(grid.to_image(uv) * 16).astype(np.int32)  # 4 fractional bits
 
 
-def _disc(grid: Grid, row: int, col: int, radius: float, steps: int = 32) -> np.ndarray:
-    t = np.linspace(0, 2 * np.pi, steps, endpoint=False)
-    uv = np.column_stack([col + 0.5 + radius * np.cos(t), row + 0.5 + radius * np.sin(t)])
-    return _poly(grid, uv)
-
-
 def _text_centred(
     img: np.ndarray, text: str, centre: np.ndarray, height: float, colour: tuple[int, int, int]
 ) -> None:
@@ -61,38 +55,41 @@ def _local_size(grid: Grid, row: int, col: int) -> float:
     return float(min(np.linalg.norm(quad[1] - quad[0]), np.linalg.norm(quad[3] - quad[0])))
 
 
-def _turn_arrow(
-    img: np.ndarray, grid: Grid, row: int, col: int, clockwise: bool, size: float
+def _turn_arrows(
+    img: np.ndarray, grid: Grid, centres: np.ndarray, clockwise: np.ndarray, sizes: np.ndarray
 ) -> None:
-    """A three-quarter arc around the disc with an arrowhead at its end."""
-    start, end = (-0.6 * np.pi, 0.9 * np.pi) if clockwise else (0.9 * np.pi, -0.6 * np.pi)
-    t = np.linspace(start, end, 40)
-    radius = 0.4
-    uv = np.column_stack([col + 0.5 + radius * np.cos(t), row + 0.5 + radius * np.sin(t)])
-    pts = grid.to_image(uv)
-    colour = CW if clockwise else CCW
-    thick = max(2, int(size / 14))
-    cv2.polylines(
-        img,
-        [np.round(pts * 16).astype(np.int32)],
-        False,
-        (0, 0, 0),
-        thick + 2,
-        cv2.LINE_AA,
-        shift=4,
-    )
-    cv2.polylines(
-        img, [np.round(pts * 16).astype(np.int32)], False, colour, thick, cv2.LINE_AA, shift=4
-    )
-    tip, before = pts[-1], pts[-4]
-    direction = (tip - before) / max(np.linalg.norm(tip - before), 1e-6)
-    normal = np.array([-direction[1], direction[0]])
-    head = max(4.0, size / 7)
-    back = tip - direction * head * 0.6
-    tri = np.array(
-        [tip + direction * head * 0.6, back + normal * head * 0.6, back - normal * head * 0.6]
-    )
-    cv2.fillConvexPoly(img, np.round(tri * 16).astype(np.int32), colour, cv2.LINE_AA, shift=4)
+    """A three-quarter arc around each disc with an arrowhead at its end.
+
+    ``centres`` are the cells' (u, v) centres; ``clockwise`` and ``sizes``
+    (cell size in pixels) go with them.  Each arc is a filled band over a
+    black band a pixel wider all round (far cheaper than thick polylines).
+    """
+    if not len(centres):
+        return
+    start, end = -0.6 * np.pi, 0.9 * np.pi
+    steps = np.linspace(0.0, 1.0, 40)
+    thick = np.maximum(2, (sizes / 14).astype(int))
+    colours = [CW if turn else CCW for turn in clockwise.tolist()]
+    for grow in (1.0, 0.0):  # the black band, then the coloured one
+        half = (((thick + 2) / 2 + grow) / sizes)[:, None, None]  # half its width, in cells
+        extend = (grow / sizes / 0.4)[:, None]  # its ends stick out as much (radians)
+        t = start - extend + (end - start + 2 * extend) * steps[None, :]
+        ray = np.stack([np.cos(t), np.sin(t)], axis=-1)
+        band = np.concatenate([(0.4 + half) * ray, (0.4 - half) * ray[:, ::-1]], axis=1)
+        polygons = _poly(grid, centres[:, None, :] + band)
+        for polygon, colour in zip(polygons, colours, strict=True):
+            cv2.fillPoly(img, [polygon], colour if not grow else (0, 0, 0), cv2.LINE_AA, shift=4)
+    # The arrowhead, at the end the turn goes to.
+    t = np.where(clockwise[:, None], start + (end - start) * steps, end - (end - start) * steps)
+    arcs = grid.to_image(centres[:, None, :] + 0.4 * np.stack([np.cos(t), np.sin(t)], axis=-1))
+    tip, before = arcs[:, -1], arcs[:, -4]
+    direction = (tip - before) / np.maximum(np.linalg.norm(tip - before, axis=1), 1e-6)[:, None]
+    normal = direction[:, ::-1] * [-1.0, 1.0]
+    head = (0.6 * np.maximum(5.0, sizes / 5))[:, None]
+    back = tip - direction * head
+    heads = np.stack([tip + direction * head, back + normal * head, back - normal * head], 1)
+    for tri, colour in zip(np.round(heads * 16).astype(np.int32), colours, strict=True):
+        cv2.fillConvexPoly(img, tri, colour, cv2.LINE_AA, shift=4)
 
 
 def _dashed_quad(
@@ -160,15 +157,24 @@ def draw_overlay(image: np.ndarray, grid: Grid, marks: Marks) -> np.ndarray:
         )
 
     if marks.presses is not None:
-        for r, c in np.argwhere(marks.presses != 0):
-            r, c = int(r), int(c)
-            count = int(marks.presses[r, c])
-            size = _local_size(grid, r, c)
-            cv2.fillPoly(out, [_disc(grid, r, c, 0.3)], (0, 0, 0), cv2.LINE_AA, shift=4)
-            cv2.fillPoly(out, [_disc(grid, r, c, 0.25)], (255, 255, 255), cv2.LINE_AA, shift=4)
-            centre = grid.to_image(np.array([[c + 0.5, r + 0.5]]))[0]
-            _text_centred(out, str(abs(count)), centre, 0.28 * size, (0, 0, 0))
-            if marks.turns:
-                _turn_arrow(out, grid, r, c, count > 0, size)
+        cells = np.argwhere(marks.presses != 0)
+        # All marks' geometry at once (one projection), then draw cell by cell.
+        centres = cells[:, ::-1] + 0.5  # (u, v) of each cell's centre
+        t = np.linspace(0, 2 * np.pi, 32, endpoint=False)
+        ring = np.column_stack([np.cos(t), np.sin(t)])
+        outer = _poly(grid, centres[:, None, :] + 0.3 * ring)
+        inner = _poly(grid, centres[:, None, :] + 0.25 * ring)
+        corner = grid.to_image(
+            np.stack([centres - 0.5, centres + [0.5, -0.5], centres + [-0.5, 0.5]], 1)
+        )
+        sizes = np.minimum(*np.linalg.norm(corner[:, 1:] - corner[:, :1], axis=2).T)
+        middles = grid.to_image(centres)
+        counts = marks.presses[marks.presses != 0]
+        for i, count in enumerate(counts.tolist()):
+            cv2.fillPoly(out, [outer[i]], (0, 0, 0), cv2.LINE_AA, shift=4)
+            cv2.fillPoly(out, [inner[i]], (255, 255, 255), cv2.LINE_AA, shift=4)
+            _text_centred(out, str(abs(count)), middles[i], 0.28 * sizes[i], (0, 0, 0))
+        if marks.turns:
+            _turn_arrows(out, grid, centres, counts > 0, sizes)
     _legend(out, marks.legend, grid)
     return out
