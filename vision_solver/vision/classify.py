@@ -227,9 +227,18 @@ def glyph_direction(glyph: np.ndarray) -> tuple[int, float]:
     return best, confidence
 
 
+@dataclass
+class Glyph:
+    """A cell's glyph (0/1 mask) and the way it points, with a confidence."""
+
+    mask: np.ndarray
+    direction: int
+    confidence: float
+
+
 def cell_glyphs(
     board: np.ndarray, rows: int, cols: int, pointing: bool = False
-) -> list[np.ndarray] | None:
+) -> list[Glyph] | None:
     """The glyph of every cell of a rectified board (row-major), or None if one has none.
 
     With ``pointing``, also None as soon as a glyph does not clearly point
@@ -239,30 +248,32 @@ def cell_glyphs(
     for r in range(rows):
         for c in range(cols):
             patch = board[r * CELL_PX : (r + 1) * CELL_PX, c * CELL_PX : (c + 1) * CELL_PX]
-            glyph = glyph_mask(cv2.resize(patch, (96, 96), interpolation=cv2.INTER_CUBIC))
-            if glyph is None or (pointing and glyph_direction(glyph)[1] < 0.4):
+            mask = glyph_mask(cv2.resize(patch, (96, 96), interpolation=cv2.INTER_CUBIC))
+            if mask is None:
+                return None
+            glyph = Glyph(mask, *glyph_direction(mask))
+            if pointing and glyph.confidence < 0.4:
                 return None
             glyphs.append(glyph)
     return glyphs
 
 
-def read_glyphs(glyphs: list[np.ndarray], rows: int, cols: int) -> tuple[np.ndarray, np.ndarray]:
+def read_glyphs(glyphs: list[Glyph], rows: int, cols: int) -> tuple[np.ndarray, np.ndarray]:
     """Directions and confidences of the cells' glyphs."""
-    read = [glyph_direction(glyph) for glyph in glyphs]
-    cells = np.array([d for d, _ in read], dtype=np.int64).reshape(rows, cols)
-    return cells, np.array([c for _, c in read]).reshape(rows, cols)
+    cells = np.array([g.direction for g in glyphs], dtype=np.int64).reshape(rows, cols)
+    return cells, np.array([g.confidence for g in glyphs]).reshape(rows, cols)
 
 
-def looks_like_glyphs(glyphs: list[np.ndarray]) -> bool:
+def looks_like_glyphs(glyphs: list[Glyph]) -> bool:
     """Every cell carries the same clearly pointing glyph (up to rotation)."""
     canonical = []
     extents: list[float] = []
     for glyph in glyphs:
-        direction, confidence = glyph_direction(glyph)
+        direction, confidence = glyph.direction, glyph.confidence
         if confidence < 0.4:
             return False
         # turn it to point up and frame it on its bounding box
-        upright = np.rot90(glyph, k=direction)
+        upright = np.rot90(glyph.mask, k=direction)
         ys, xs = np.nonzero(upright)
         extents.append(max(np.ptp(ys), np.ptp(xs)) / upright.shape[0])
         box = upright[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]

@@ -302,12 +302,11 @@ def _lattice_from(seed_group: list[Blob], all_blobs: list[Blob]) -> Lattice | No
         return None
     inv = np.linalg.inv(basis)
 
-    def assign(blobs: list[Blob], homography: np.ndarray | None, tol: float):
+    def assign(blobs: list[Blob], xy: np.ndarray, homography: np.ndarray | None, tol: float):
         """Lattice point of each blob within ``tol``; the closest blob wins a point."""
         placed: dict[tuple[int, int], tuple[float, Blob]] = {}
         if not blobs:
             return placed
-        xy = np.array([(b.x, b.y) for b in blobs])
         if homography is None:
             uv = (xy - origin) @ inv.T
         else:
@@ -326,7 +325,7 @@ def _lattice_from(seed_group: list[Blob], all_blobs: list[Blob]) -> Lattice | No
             placed[(int(nearest[i, 1]), int(nearest[i, 0]))] = (float(resid[i]), blobs[i])
         return placed
 
-    placed = assign(seed_group, None, 0.25)
+    placed = assign(seed_group, pts, None, 0.25)
     if len(placed) < 3:
         return None
     homography = None
@@ -337,9 +336,12 @@ def _lattice_from(seed_group: list[Blob], all_blobs: list[Blob]) -> Lattice | No
         homography = _fit_homography(
             [(c, r) for r, c in keys], [(placed[k][1].x, placed[k][1].y) for k in keys]
         )
-        placed = assign(seed_group, homography, 0.22)
+        before = {k: id(blob) for k, (_, blob) in placed.items()}
+        placed = assign(seed_group, pts, homography, 0.22)
         if len(placed) < 3:
             return None
+        if before == {k: id(blob) for k, (_, blob) in placed.items()}:
+            break  # the same blobs on the same points: refitting changes nothing
     # Take in blobs of any source that look like cells and sit on lattice points.
     pitch = float(np.sqrt(abs(np.linalg.det(basis))))
     fill = float(np.median([b.fill for b in seed_group]))
@@ -348,7 +350,7 @@ def _lattice_from(seed_group: list[Blob], all_blobs: list[Blob]) -> Lattice | No
         for b in all_blobs
         if 0.7 * size <= b.size <= max(1.25 * pitch, 1.5 * size) and abs(b.fill - fill) < 0.25
     ]
-    extra = assign(lookalikes, homography, 0.18)
+    extra = assign(lookalikes, np.array([(b.x, b.y) for b in lookalikes]), homography, 0.18)
     scored = dict(placed)
     for key, value in extra.items():
         scored.setdefault(key, value)
@@ -482,6 +484,7 @@ def _groups(blobs: list[Blob]) -> list[list[Blob]]:
     sizes = np.array([(np.log(b.w), np.log(b.h)) for b in blobs])
     order = np.argsort(-np.array([b.area for b in blobs]))
     groups = []
+    seen: set[frozenset[int]] = set()
     used = np.zeros(len(blobs), dtype=bool)
     for i in order:
         if used[i]:
@@ -490,7 +493,12 @@ def _groups(blobs: list[Blob]) -> list[list[Blob]]:
         members = [blobs[j] for j in np.flatnonzero(near)]
         used |= near & (np.abs(sizes - sizes[i]) < 0.1).all(axis=1)
         if len(members) >= 4:  # the smallest board, 2x2
-            groups.append(_dedupe(members))
+            group = _dedupe(members)
+            # Neighbouring seeds often keep the very same blobs: fit those once.
+            key = frozenset(map(id, group))
+            if key not in seen:
+                seen.add(key)
+                groups.append(group)
     return groups
 
 
