@@ -92,7 +92,7 @@ def fit_tiles(image: np.ndarray, grid: Grid, cell_px: int = 48) -> Grid:
     board = cv2.cvtColor(grid.rectify(image, cell_px), cv2.COLOR_BGR2GRAY).astype(np.float32)
     gx = cv2.Sobel(board, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(board, cv2.CV_32F, 0, 1, ksize=3)
-    magnitude = np.hypot(gx, gy).reshape(grid.rows, cell_px, grid.cols, cell_px)
+    magnitude = cv2.magnitude(gx, gy).reshape(grid.rows, cell_px, grid.cols, cell_px)
     mean_cell = magnitude.mean(axis=(0, 2))
     strong = (mean_cell > 0.4 * mean_cell.max()).astype(np.uint8)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(strong, connectivity=8)

@@ -14,6 +14,7 @@ settles the rows and columns.
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -43,7 +44,7 @@ class Blob:
     size: float = 0.0  # sqrt(w * h)
 
     def __post_init__(self) -> None:
-        self.size = float(np.sqrt(self.w * self.h))
+        self.size = math.sqrt(self.w * self.h)
 
 
 @dataclass
@@ -123,9 +124,9 @@ def _components(
     ``sums`` is the integral image of the Lab work image, so a box's mean
     colour costs four look-ups whatever its size.
     """
-    count, _, stats, centroids = cv2.connectedComponentsWithStats(
-        mask.astype(np.uint8), connectivity=4
-    )
+    if mask.dtype != np.uint8:
+        mask = mask.astype(np.uint8)
+    count, _, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=4)
     x, y, w, h, area = (stats[:, i] for i in range(5))
     aspect = w / np.maximum(h, 1)
     fill = area / np.maximum(w * h, 1)
@@ -144,19 +145,20 @@ def _components(
         return []
     x0, y0, x1, y1 = x[ids], y[ids], x[ids] + w[ids], y[ids] + h[ids]
     box = sums[y1, x1] - sums[y0, x1] - sums[y1, x0] + sums[y0, x0]
-    colours = box / (w[ids] * h[ids])[:, None]
+    colours = (box / (w[ids] * h[ids])[:, None]).tolist()
+    columns = zip(
+        centroids[ids, 0].tolist(),
+        centroids[ids, 1].tolist(),
+        w[ids].tolist(),
+        h[ids].tolist(),
+        area[ids].tolist(),
+        fill[ids].tolist(),
+        colours,
+        strict=True,
+    )
     return [
-        Blob(
-            float(centroids[i, 0]),
-            float(centroids[i, 1]),
-            int(w[i]),
-            int(h[i]),
-            int(area[i]),
-            float(fill[i]),
-            source,
-            tuple(map(float, colours[n])),
-        )  # type: ignore[arg-type]
-        for n, i in enumerate(ids)
+        Blob(cx, cy, bw, bh, n, f, source, tuple(colour))  # type: ignore[arg-type]
+        for cx, cy, bw, bh, n, f, colour in columns
     ]
 
 
@@ -180,11 +182,10 @@ def _quantised_labels(lab: np.ndarray, k: int = 6) -> np.ndarray:
 
 
 def _backdrop_mask(lab: np.ndarray) -> np.ndarray | None:
-    """Pixels of the image's commonest colour (within a few Lab units), if it is common."""
-    l_ch, a_ch, b_ch = cv2.split(lab)
-    index = ((l_ch >> 3).astype(np.uint16) << 10) | ((a_ch >> 3).astype(np.uint16) << 5)
-    index |= b_ch >> 3
-    counts = np.bincount(index.reshape(-1)[:: max(1, index.size // 50000)], minlength=1 << 15)
+    """0/255 mask of the image's commonest colour (within a few Lab units), if it is common."""
+    sample = lab.reshape(-1, 3)[:: max(1, lab.size // 150000)].astype(np.uint16) >> 3
+    index = (sample[:, 0] << 10) | (sample[:, 1] << 5) | sample[:, 2]
+    counts = np.bincount(index, minlength=1 << 15)
     mode = int(np.argmax(counts))
     centre = np.array([mode >> 10, (mode >> 5) & 31, mode & 31], dtype=np.uint8) * 8 + 4
     near = cv2.inRange(
@@ -192,8 +193,7 @@ def _backdrop_mask(lab: np.ndarray) -> np.ndarray | None:
         np.clip(centre.astype(int) - 10, 0, 255).astype(np.uint8),
         np.clip(centre.astype(int) + 10, 0, 255).astype(np.uint8),
     )
-    mask = near > 0
-    return mask if mask.mean() > 0.15 else None
+    return near if cv2.countNonZero(near) > 0.15 * near.size else None
 
 
 def far_from_chroma(lab: np.ndarray, reference: np.ndarray) -> np.ndarray:
@@ -203,7 +203,9 @@ def far_from_chroma(lab: np.ndarray, reference: np.ndarray) -> np.ndarray:
     and split by Otsu's threshold.
     """
     lab = lab.astype(np.float32, copy=False)
-    distance = np.hypot(lab[:, :, 1] - reference[0], lab[:, :, 2] - reference[1])
+    distance = cv2.magnitude(
+        lab[:, :, 1] - np.float32(reference[0]), lab[:, :, 2] - np.float32(reference[1])
+    )
     smooth = cv2.medianBlur(np.clip(distance * 4, 0, 255).astype(np.uint8), 5)
     _, mask = cv2.threshold(smooth, 0, 1, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
@@ -234,12 +236,13 @@ def candidate_stages(lab: np.ndarray) -> Iterator[list[Blob]]:
     channels = cv2.split(both)
     grad = cv2.max(cv2.max(channels[0], channels[1]), channels[2])
     for threshold in (12, 30):
-        blobs += _components(grad < threshold, sums, f"flat{threshold}", min_area, max_area)
+        flat = cv2.compare(grad, threshold, cv2.CMP_LT)
+        blobs += _components(flat, sums, f"flat{threshold}", min_area, max_area)
     # ... and whatever stands out from the commonest colour (the backdrop), so a
     # tile with a glyph on it is one blob.
     backdrop = _backdrop_mask(lab)
     if backdrop is not None:
-        blobs += _components(~backdrop, sums, "backdrop", min_area, max_area)
+        blobs += _components(cv2.bitwise_not(backdrop), sums, "backdrop", min_area, max_area)
     yield blobs
     blobs = []
 
@@ -409,7 +412,7 @@ def _best_steps(pts: np.ndarray, size: float) -> tuple[np.ndarray, np.ndarray, n
     n = len(pts)
     sample = np.linspace(0, n - 1, min(n, 40)).astype(int)
     d = pts[None, :, :] - pts[sample][:, None, :]  # (proposals, blobs, 2)
-    dist = np.hypot(d[..., 0], d[..., 1])
+    dist = np.sqrt(np.square(d).sum(axis=-1))
     dist[np.arange(len(sample)), sample] = np.inf
     rows = np.arange(len(sample))
     steps = []
@@ -431,7 +434,7 @@ def _best_steps(pts: np.ndarray, size: float) -> tuple[np.ndarray, np.ndarray, n
     inv = np.stack([np.stack([v[:, 1], -v[:, 0]], -1), np.stack([-u[:, 1], u[:, 0]], -1)], 1)
     inv /= safe[:, None, None]
     uv = np.einsum("sij,snj->sni", inv, d)
-    counts = (np.hypot(*np.moveaxis(uv - np.round(uv), -1, 0)) < 0.2).sum(axis=1)
+    counts = (np.square(uv - np.round(uv)).sum(axis=-1) < 0.2**2).sum(axis=1)
     counts[~ok] = -1
     best = int(np.argmax(counts))
     return u[best], v[best], pts[sample[best]]
