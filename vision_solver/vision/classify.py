@@ -188,39 +188,43 @@ def glyph_mask(cell: np.ndarray) -> np.ndarray | None:
     if int(inner.max()) - int(inner.min()) < 30:
         return None
     _, mask = cv2.threshold(inner, 0, 1, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    if mask.mean() > 0.5:
+    if cv2.countNonZero(mask) > 0.5 * mask.size:
         mask = 1 - mask
     # The glyph is the largest component; a glyph sits in the middle, so one
     # lying along the window's edge is a tile rim, a gap or a bevel: then try
     # the largest component that keeps clear of the edge.
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), 8)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     if count < 2:
         return None
     order = 1 + np.argsort(-stats[1:, cv2.CC_STAT_AREA])
-    for k in order[:3]:
-        glyph = (labels == k).astype(np.uint8)
-        if glyph.sum() < 0.02 * glyph.size:
+    rim = 2 * (labels.shape[0] + labels.shape[1])
+    for k in order[:3].tolist():
+        if stats[k, cv2.CC_STAT_AREA] < 0.02 * labels.size:
             return None
-        edge = np.concatenate([glyph[0], glyph[-1], glyph[:, 0], glyph[:, -1]])
-        if edge.mean() <= 0.05:
-            return glyph
+        edge = np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]])
+        if np.count_nonzero(edge == k) <= 0.05 * rim:
+            return (labels == k).astype(np.uint8)
     return None
+
+
+def _centroid(mask: np.ndarray) -> np.ndarray:
+    """(x, y) mean of a non-empty 0/1 mask's pixels."""
+    m = cv2.moments(mask, binaryImage=True)
+    return np.array([m["m10"] / m["m00"], m["m01"] / m["m00"]])
 
 
 def glyph_direction(glyph: np.ndarray) -> tuple[int, float]:
     """Direction (0 up, 1 right, 2 down, 3 left) a glyph points, and a confidence."""
-    ys, xs = np.nonzero(glyph)
-    centroid = np.array([xs.mean(), ys.mean()])
+    centroid = _centroid(glyph)
     contours, _ = cv2.findContours(glyph, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     hull = cv2.convexHull(np.vstack(contours))
     hull_mask = np.zeros_like(glyph)
     cv2.fillConvexPoly(hull_mask, hull, 1)
-    hollow = (hull_mask > 0) & (glyph == 0)
-    if hollow.sum() > 0.12 * hull_mask.sum():
+    hollow = cv2.bitwise_and(hull_mask, cv2.bitwise_not(glyph))  # 0/1: in the hull, not ink
+    if cv2.countNonZero(hollow) > 0.12 * cv2.countNonZero(hull_mask):
         # The hollow of the hull (inside a chevron's V, beside an arrow's shaft)
         # lies behind the point: the arrow points from the hollow to the ink.
-        hy, hx = np.nonzero(hollow)
-        vector = centroid - np.array([hx.mean(), hy.mean()])
+        vector = centroid - _centroid(hollow)
     else:
         # A solid shape (a triangle): it points to the hull corner farthest out.
         pts = hull.reshape(-1, 2).astype(np.float64)
@@ -278,35 +282,28 @@ def looks_like_glyphs(glyphs: list[Glyph]) -> bool:
     canonical = []
     extents: list[float] = []
     for glyph in glyphs:
-        direction, confidence = glyph.direction, glyph.confidence
-        if confidence < 0.4:
+        if glyph.confidence < 0.4:
             return False
-        # turn it to point up and frame it on its bounding box
-        upright = np.rot90(glyph.mask, k=direction)
-        ys, xs = np.nonzero(upright)
-        extents.append(max(np.ptp(ys), np.ptp(xs)) / upright.shape[0])
-        box = upright[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
+        # frame it on its bounding box and turn it to point up
+        x, y, w, h = cv2.boundingRect(glyph.mask)
+        extents.append(max(w - 1, h - 1) / glyph.mask.shape[0])
+        box = np.rot90(glyph.mask[y : y + h, x : x + w], k=glyph.direction)
         canonical.append(cv2.resize(box, (24, 24), interpolation=cv2.INTER_NEAREST))
     # An arrow fills a good part of its tile; a corner mark or a speck does not.
     if np.median(extents) < 0.35:
         return False
+    stack = np.array(canonical) > 0
+
+    def overlap(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        """Intersection over union of each glyph in ``a`` with ``b``."""
+        both = np.logical_and(a, b).sum(axis=(1, 2))
+        return both / np.maximum(1, np.logical_or(a, b).sum(axis=(1, 2)))
+
     # A mark that looks the same turned a quarter (a dot, a ring, a square) points nowhere.
-    turned = [
-        (
-            np.logical_and(g > 0, np.rot90(g) > 0).sum()
-            / max(1, np.logical_or(g > 0, np.rot90(g) > 0).sum())
-        )
-        for g in canonical
-    ]
-    if np.median(turned) > 0.75:
+    if np.median(overlap(stack, np.rot90(stack, axes=(1, 2)))) > 0.75:
         return False
-    stack = np.array(canonical, dtype=np.float64)
-    typical = np.median(stack, axis=0) > 0.5
-    agree = [
-        (np.logical_and(g > 0, typical).sum() / max(1, np.logical_or(g > 0, typical).sum()))
-        for g in stack
-    ]
-    return bool(np.median(agree) > 0.6)
+    typical = np.median(stack.astype(np.float64), axis=0) > 0.5
+    return bool(np.median(overlap(stack, typical[None])) > 0.6)
 
 
 # --- chairs -----------------------------------------------------------------------------------
