@@ -192,17 +192,26 @@ def glyph_mask(cell: np.ndarray) -> np.ndarray | None:
         mask = 1 - mask
     # The glyph is the largest component; a glyph sits in the middle, so one
     # lying along the window's edge is a tile rim, a gap or a bevel: then try
-    # the largest component that keeps clear of the edge.
+    # the largest component that keeps clear of the edge.  A big glyph (an
+    # arrow across the whole tile) may touch the window a little, on one side
+    # or on two opposite ones; a rim's corner touches two sides that meet.
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     if count < 2:
         return None
     order = 1 + np.argsort(-stats[1:, cv2.CC_STAT_AREA])
-    rim = 2 * (labels.shape[0] + labels.shape[1])
+    height, width = labels.shape
+    rim = 2 * (height + width)
     for k in order[:3].tolist():
         if stats[k, cv2.CC_STAT_AREA] < 0.02 * labels.size:
             return None
-        edge = np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]])
-        if np.count_nonzero(edge == k) <= 0.05 * rim:
+        top, bottom, left, right = (
+            np.count_nonzero(side == k)
+            for side in (labels[0], labels[-1], labels[:, 0], labels[:, -1])
+        )
+        total = top + bottom + left + right
+        corner = (top or bottom) and (left or right)
+        brief = max(top, bottom) <= 0.4 * width and max(left, right) <= 0.4 * height
+        if total <= 0.05 * rim or (total <= 0.1 * rim and brief and not corner):
             return (labels == k).astype(np.uint8)
     return None
 
