@@ -82,13 +82,17 @@ def parse_size(text: str) -> tuple[int, int]:
     return rows, cols
 
 
-def fit_tiles(image: np.ndarray, grid: Grid, cell_px: int = 48) -> Grid:
+def fit_tiles(image: np.ndarray, grid: Grid, cell_px: int | None = None) -> Grid:
     """Centre the grid on its tiles and measure how much of a cell a tile covers.
 
     All cells are overlaid (mean edge strength); the tile's outline is what
     every cell shares.  Its bounding box gives the tile size, and its centre
     the small shift (from blob centroids biased by marks) to put right.
+    ``cell_px`` is the size each cell is sampled at: 48 pixels, or 32 on
+    boards of many cells (there are then enough of them to average).
     """
+    if cell_px is None:
+        cell_px = 48 if grid.rows * grid.cols <= 144 else 32
     board = cv2.cvtColor(grid.rectify(image, cell_px), cv2.COLOR_BGR2GRAY).astype(np.float32)
     gx = cv2.Sobel(board, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(board, cv2.CV_32F, 0, 1, ksize=3)
