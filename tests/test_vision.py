@@ -49,6 +49,15 @@ def test_tilted_board_round_trips(look):
     assert reading.cells.tolist() == scene.cells.tolist()
 
 
+@pytest.mark.parametrize(("seed", "tilt"), [(6, 0.0), (13, 0.0), (10, 0.2)])
+def test_issue3_arrows_that_reach_the_tile_edge_are_read(seed, tilt):
+    """Arrows drawn across the whole tile touch the glyph window's edge: still glyphs."""
+    scene = random_scene(seed, puzzle="arrows", look="arrow-squares", tilt=tilt)
+    reading = read_board(scene.image, looks=[])
+    assert reading.puzzle == "arrows"
+    assert reading.cells.tolist() == scene.cells.tolist()
+
+
 @pytest.mark.parametrize(("rows", "cols"), [(2, 2), (3, 7), (20, 20)])
 def test_sizes_from_tiny_to_twenty(rows, cols):
     cells = np.random.default_rng(rows * cols).integers(0, 2, (rows, cols))
