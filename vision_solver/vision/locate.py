@@ -15,6 +15,7 @@ settles the rows and columns.
 from __future__ import annotations
 
 import math
+import statistics
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -295,7 +296,7 @@ def _apply(homography: np.ndarray, uv: np.ndarray) -> np.ndarray:
 def _lattice_from(seed_group: list[Blob], all_blobs: list[Blob]) -> Lattice | None:
     """Fit a lattice to a group of similar blobs, then take in look-alike blobs on it."""
     pts = np.array([(b.x, b.y) for b in seed_group])
-    size = float(np.median([b.size for b in seed_group]))
+    size = float(statistics.median(b.size for b in seed_group))
     found = _best_steps(pts, size)
     if found is None:
         return None
@@ -347,7 +348,7 @@ def _lattice_from(seed_group: list[Blob], all_blobs: list[Blob]) -> Lattice | No
             break  # the same blobs on the same points: refitting changes nothing
     # Take in blobs of any source that look like cells and sit on lattice points.
     pitch = float(np.sqrt(abs(np.linalg.det(basis))))
-    fill = float(np.median([b.fill for b in seed_group]))
+    fill = float(statistics.median(b.fill for b in seed_group))
     lookalikes = [
         b
         for b in all_blobs
@@ -433,7 +434,7 @@ def _best_steps(pts: np.ndarray, size: float) -> tuple[np.ndarray, np.ndarray, n
     safe = np.where(ok, det, 1.0)
     inv = np.stack([np.stack([v[:, 1], -v[:, 0]], -1), np.stack([-u[:, 1], u[:, 0]], -1)], 1)
     inv /= safe[:, None, None]
-    uv = np.einsum("sij,snj->sni", inv, d)
+    uv = inv[:, None, :, 0] * d[..., :1] + inv[:, None, :, 1] * d[..., 1:]  # inv @ d, per proposal
     counts = (np.square(uv - np.round(uv)).sum(axis=-1) < 0.2**2).sum(axis=1)
     counts[~ok] = -1
     best = int(np.argmax(counts))
@@ -469,9 +470,10 @@ def _trim_stragglers(
             counts = Counter(k[axis] for k in members)
             for edge in (idx[0], idx[-1]):
                 keys = [k for k in members if k[axis] == edge]
-                sparse = counts[edge] < 0.5 * max(counts.values())
-                loose = np.median([members[k][0] for k in keys]) > 0.1
-                if sparse and (not seeds.intersection(keys) or loose or _foreign(members, keys)):
+                if counts[edge] >= 0.5 * max(counts.values()):
+                    continue  # not sparse: a line of the board
+                loose = statistics.median(members[k][0] for k in keys) > 0.1
+                if not seeds.intersection(keys) or loose or _foreign(members, keys):
                     members = {k: b for k, b in members.items() if k[axis] != edge}
                     changed = True
                     break
