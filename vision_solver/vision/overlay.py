@@ -10,6 +10,7 @@ whether that is optimal) complete the picture.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import cv2
@@ -41,7 +42,11 @@ def _poly(grid: Grid, uv: np.ndarray) -> np.ndarray:
 
 
 def _text_centred(
-    img: np.ndarray, text: str, centre: np.ndarray, height: float, colour: tuple[int, int, int]
+    img: np.ndarray,
+    text: str,
+    centre: Sequence[float],
+    height: float,
+    colour: tuple[int, int, int],
 ) -> None:
     scale = max(0.3, height / 22.0)
     thick = max(1, int(round(scale * 2)))
@@ -170,10 +175,13 @@ def draw_overlay(image: np.ndarray, grid: Grid, marks: Marks) -> np.ndarray:
         sizes = np.minimum(*np.linalg.norm(corner[:, 1:] - corner[:, :1], axis=2).T)
         middles = grid.to_image(centres)
         counts = marks.presses[marks.presses != 0]
-        for i, count in enumerate(counts.tolist()):
-            cv2.fillPoly(out, [outer[i]], (0, 0, 0), cv2.LINE_AA, shift=4)
-            cv2.fillPoly(out, [inner[i]], (255, 255, 255), cv2.LINE_AA, shift=4)
-            _text_centred(out, str(abs(count)), middles[i], 0.28 * sizes[i], (0, 0, 0))
+        if len(counts):  # marks never overlap: each colour in one call
+            cv2.fillPoly(out, list(outer), (0, 0, 0), cv2.LINE_AA, shift=4)
+            cv2.fillPoly(out, list(inner), (255, 255, 255), cv2.LINE_AA, shift=4)
+        for count, middle, size in zip(
+            counts.tolist(), middles.tolist(), sizes.tolist(), strict=True
+        ):
+            _text_centred(out, str(abs(count)), middle, 0.28 * size, (0, 0, 0))
         if marks.turns:
             _turn_arrows(out, grid, centres, counts > 0, sizes)
     _legend(out, marks.legend, grid)
