@@ -236,15 +236,17 @@ def candidate_stages(lab: np.ndarray) -> Iterator[list[Blob]]:
     )
     channels = cv2.split(both)
     grad = cv2.max(cv2.max(channels[0], channels[1]), channels[2])
-    for threshold in (12, 30):
-        flat = cv2.compare(grad, threshold, cv2.CMP_LT)
-        blobs += _components(flat, sums, f"flat{threshold}", min_area, max_area)
+    flat = cv2.compare(grad, 12, cv2.CMP_LT)
+    blobs += _components(flat, sums, "flat12", min_area, max_area)
     # ... and whatever stands out from the commonest colour (the backdrop), so a
     # tile with a glyph on it is one blob.
     backdrop = _backdrop_mask(lab)
     if backdrop is not None:
         blobs += _components(cv2.bitwise_not(backdrop), sums, "backdrop", min_area, max_area)
     yield blobs
+    # Regions that are flat only more loosely (gradients, soft shading).
+    flat = cv2.compare(grad, 30, cv2.CMP_LT)
+    yield _components(flat, sums, "flat30", min_area, max_area)
     blobs = []
 
     # 2. Colour clusters: components of each of a few k-means colours.
@@ -670,7 +672,7 @@ def _best_lattice(work: np.ndarray) -> Lattice | None:
                 best = max(tiles, key=lambda lat: lat.score)
         if best is not None:
             best.finer = _finer_hidden(best, blobs)
-        if stage == 0 and _complete_and_solid(best, lab):
+        if stage <= 1 and _complete_and_solid(best, lab):
             break
     return best
 
