@@ -270,7 +270,7 @@ def cell_glyphs(
     for r in range(rows):
         for c in range(cols):
             patch = board[r * CELL_PX : (r + 1) * CELL_PX, c * CELL_PX : (c + 1) * CELL_PX]
-            mask = glyph_mask(cv2.resize(patch, (96, 96), interpolation=cv2.INTER_CUBIC))
+            mask = glyph_mask(cv2.resize(patch, (64, 64), interpolation=cv2.INTER_CUBIC))
             if mask is None:
                 return None
             glyph = Glyph(mask, *glyph_direction(mask))
