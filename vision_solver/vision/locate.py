@@ -321,14 +321,16 @@ def _lattice_from(seed_group: list[Blob], all_blobs: list[Blob]) -> Lattice | No
             except np.linalg.LinAlgError:
                 return placed
         nearest = np.round(uv).astype(np.int64)
-        resid = np.hypot(*(uv - nearest).T)
+        resid = np.sqrt(np.square(uv - nearest).sum(axis=1))
         close = np.flatnonzero(resid <= tol)
         close = close[np.argsort(resid[close], kind="stable")]
         # the closest blob of each lattice point: first of each key in that order
         keys = nearest[close]
         _, first = np.unique(keys[:, 1] * 1_000_003 + keys[:, 0], return_index=True)
-        for i in close[np.sort(first)]:
-            placed[(int(nearest[i, 1]), int(nearest[i, 0]))] = (float(resid[i]), blobs[i])
+        won = close[np.sort(first)]
+        points = zip(nearest[won, 1].tolist(), nearest[won, 0].tolist(), strict=True)
+        for (r, c), i, e in zip(points, won.tolist(), resid[won].tolist(), strict=True):
+            placed[(r, c)] = (e, blobs[i])
         return placed
 
     placed = assign(seed_group, pts, None, 0.25)
