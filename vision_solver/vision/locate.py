@@ -30,6 +30,8 @@ MAX_SIDE = 2000
 MIN_PITCH = 18.0
 #: Small images are enlarged so their shorter side is at least this.
 MIN_SIDE = 320
+#: The first stages of ``candidate_stages`` (flat regions) may end the search early.
+FLAT_STAGES = 2
 
 
 @dataclass
@@ -210,12 +212,6 @@ def far_from_chroma(lab: np.ndarray, reference: np.ndarray) -> np.ndarray:
     smooth = cv2.medianBlur(np.clip(distance * 4, 0, 255).astype(np.uint8), 5)
     _, mask = cv2.threshold(smooth, 0, 1, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-
-
-def candidate_blobs(work: np.ndarray) -> list[Blob]:
-    """Cell-like blobs from several segmentations of the work image."""
-    lab = cv2.cvtColor(work, cv2.COLOR_BGR2LAB)
-    return [blob for stage in candidate_stages(lab) for blob in stage]
 
 
 def candidate_stages(lab: np.ndarray) -> Iterator[list[Blob]]:
@@ -653,8 +649,9 @@ def _convincing(lattice: Lattice | None) -> bool:
 def _best_lattice(work: np.ndarray) -> Lattice | None:
     """The most convincing lattice of cells in a work image.
 
-    Flat regions alone find most tile boards; when they give a complete,
-    solid board the colour segmentations are skipped (they cost more).
+    Flat regions alone find most tile boards: strictly flat ones first, then
+    loosely flat ones.  As soon as they give a complete, solid board the later
+    stages are skipped (the colour segmentations cost the most).
     """
     blobs: list[Blob] = []
     best = None
@@ -674,7 +671,7 @@ def _best_lattice(work: np.ndarray) -> Lattice | None:
                 best = max(tiles, key=lambda lat: lat.score)
         if best is not None:
             best.finer = _finer_hidden(best, blobs)
-        if stage <= 1 and _complete_and_solid(best, lab):
+        if stage < FLAT_STAGES and _complete_and_solid(best, lab):
             break
     return best
 
