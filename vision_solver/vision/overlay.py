@@ -55,9 +55,11 @@ def _text_centred(
     cv2.putText(img, text, org, FONT, scale, colour, thick, cv2.LINE_AA)
 
 
-def _local_size(grid: Grid, row: int, col: int) -> float:
-    quad = grid.cell_quad(row, col)
-    return float(min(np.linalg.norm(quad[1] - quad[0]), np.linalg.norm(quad[3] - quad[0])))
+def _cell_sizes(grid: Grid, cells: np.ndarray) -> np.ndarray:
+    """Pixel size (the shorter of top edge and left edge) of each (row, col) in ``cells``."""
+    origin = cells[:, ::-1].astype(np.float64)  # (u, v) of each cell's top-left corner
+    corner = grid.to_image(np.stack([origin, origin + [1.0, 0.0], origin + [0.0, 1.0]], 1))
+    return np.minimum(*np.linalg.norm(corner[:, 1:] - corner[:, :1], axis=2).T)
 
 
 def _turn_arrows(
@@ -144,11 +146,12 @@ def draw_overlay(image: np.ndarray, grid: Grid, marks: Marks) -> np.ndarray:
     cv2.polylines(out, [outline], True, OUTLINE, thick, cv2.LINE_AA, shift=4)
 
     if marks.confidence is not None:
-        for r, c in np.argwhere(marks.confidence < marks.low_confidence):
-            quad = grid.cell_quad(int(r), int(c), inset=0.06)
+        doubtful = np.argwhere(marks.confidence < marks.low_confidence)
+        for (r, c), size in zip(doubtful.tolist(), _cell_sizes(grid, doubtful), strict=True):
+            quad = grid.cell_quad(r, c, inset=0.06)
             _dashed_quad(out, quad, DOUBT, max(1, thick // 2 + 1))
             corner = grid.to_image(np.array([[c + 0.82, r + 0.2]]))[0]
-            _text_centred(out, "?", corner, 0.3 * _local_size(grid, int(r), int(c)), DOUBT)
+            _text_centred(out, "?", corner, 0.3 * float(size), DOUBT)
     for r, c in marks.suspects:
         quad = grid.cell_quad(r, c, inset=0.03)
         cv2.polylines(
@@ -163,16 +166,13 @@ def draw_overlay(image: np.ndarray, grid: Grid, marks: Marks) -> np.ndarray:
 
     if marks.presses is not None:
         cells = np.argwhere(marks.presses != 0)
-        # All marks' geometry at once (one projection), then draw cell by cell.
+        # All marks' geometry at once (one projection each), then draw.
         centres = cells[:, ::-1] + 0.5  # (u, v) of each cell's centre
         t = np.linspace(0, 2 * np.pi, 32, endpoint=False)
         ring = np.column_stack([np.cos(t), np.sin(t)])
         outer = _poly(grid, centres[:, None, :] + 0.3 * ring)
         inner = _poly(grid, centres[:, None, :] + 0.25 * ring)
-        corner = grid.to_image(
-            np.stack([centres - 0.5, centres + [0.5, -0.5], centres + [-0.5, 0.5]], 1)
-        )
-        sizes = np.minimum(*np.linalg.norm(corner[:, 1:] - corner[:, :1], axis=2).T)
+        sizes = _cell_sizes(grid, cells)
         middles = grid.to_image(centres)
         counts = marks.presses[marks.presses != 0]
         if len(counts):  # marks never overlap: each colour in one call
