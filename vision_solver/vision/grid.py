@@ -57,17 +57,34 @@ class Grid:
         side = np.linalg.norm(self.corners[3] - self.corners[0]) / self.rows
         return float((top + side) / 2)
 
-    def rectify(self, image: np.ndarray, cell_px: int = 32, margin: float = 0.0) -> np.ndarray:
-        """The board seen square-on: ``cell_px`` pixels per cell (plus a margin in cells)."""
+    def rectify(
+        self, image: np.ndarray, cell_px: int = 32, margin: float = 0.0, gray: bool = False
+    ) -> np.ndarray:
+        """The board seen square-on: ``cell_px`` pixels per cell (plus a margin in cells).
+
+        Only the part of ``image`` under the board is read (and, with
+        ``gray``, turned grey first, a third of the pixels to warp).
+        """
+        out_w = int(round((self.cols + 2 * margin) * cell_px))
+        out_h = int(round((self.rows + 2 * margin) * cell_px))
+        # The image box under the output, two pixels wider all round (bilinear
+        # reads one pixel beyond a sample); outside the image edges repeat.
+        outline = self.to_image(
+            np.array([[0, 0], [out_w, 0], [out_w, out_h], [0, out_h]], np.float64) / cell_px
+            - margin
+        )
+        h, w = image.shape[:2]
+        x0, y0 = np.clip(np.floor(outline.min(axis=0)).astype(int) - 2, 0, [w - 1, h - 1])
+        x1, y1 = np.clip(np.ceil(outline.max(axis=0)).astype(int) + 3, [x0 + 1, y0 + 1], [w, h])
+        source = image[y0:y1, x0:x1]
+        if gray and source.ndim == 3:
+            source = cv2.cvtColor(source, cv2.COLOR_BGR2GRAY)
+        to_source = np.array([[1.0, 0, -x0], [0, 1.0, -y0], [0, 0, 1.0]]) @ self.homography
         scale = np.diag([cell_px, cell_px, 1.0])
         shift = np.array([[1.0, 0, margin * cell_px], [0, 1.0, margin * cell_px], [0, 0, 1.0]])
-        to_rect = shift @ scale @ np.linalg.inv(self.homography)
-        size = (
-            int(round((self.cols + 2 * margin) * cell_px)),
-            int(round((self.rows + 2 * margin) * cell_px)),
-        )
+        to_rect = shift @ scale @ np.linalg.inv(to_source)
         return cv2.warpPerspective(
-            image, to_rect, size, flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE
+            source, to_rect, (out_w, out_h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
         )
 
 
@@ -93,7 +110,7 @@ def fit_tiles(image: np.ndarray, grid: Grid, cell_px: int | None = None) -> Grid
     """
     if cell_px is None:
         cell_px = 48 if grid.rows * grid.cols <= 144 else 32
-    board = cv2.cvtColor(grid.rectify(image, cell_px), cv2.COLOR_BGR2GRAY).astype(np.float32)
+    board = grid.rectify(image, cell_px, gray=True).astype(np.float32)
     gx = cv2.Sobel(board, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(board, cv2.CV_32F, 0, 1, ksize=3)
     magnitude = cv2.magnitude(gx, gy).reshape(grid.rows, cell_px, grid.cols, cell_px)
