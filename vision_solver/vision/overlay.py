@@ -10,6 +10,7 @@ whether that is optimal) complete the picture.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -41,6 +42,13 @@ def _poly(grid: Grid, uv: np.ndarray) -> np.ndarray:
     return np.round(grid.to_image(uv) * 16).astype(np.int32)  # 4 fractional bits
 
 
+@functools.lru_cache(maxsize=256)
+def _text_size(text: str, scale: float, thick: int) -> tuple[int, int]:
+    """Width and height of ``text`` (asked once per size: marks of a board share one)."""
+    (w, h), _ = cv2.getTextSize(text, FONT, scale, thick)
+    return w, h
+
+
 def _text_centred(
     img: np.ndarray,
     text: str,
@@ -50,7 +58,7 @@ def _text_centred(
 ) -> None:
     scale = max(0.3, height / 22.0)
     thick = max(1, int(round(scale * 2)))
-    (w, h), _ = cv2.getTextSize(text, FONT, scale, thick)
+    w, h = _text_size(text, round(scale, 2), thick)
     org = (int(round(centre[0] - w / 2)), int(round(centre[1] + h / 2)))
     cv2.putText(img, text, org, FONT, scale, colour, thick, cv2.LINE_AA)
 
