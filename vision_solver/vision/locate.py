@@ -30,8 +30,9 @@ MAX_SIDE = 2000
 MIN_PITCH = 18.0
 #: Small images are enlarged so their shorter side is at least this.
 MIN_SIDE = 320
-#: The first stages of ``candidate_stages`` (flat regions) may end the search early.
-FLAT_STAGES = 2
+#: The first stages of ``candidate_stages`` (objects on the backdrop, flat
+#: regions) may end the search early.
+EARLY_STAGES = 3
 
 
 @dataclass
@@ -217,7 +218,8 @@ def far_from_chroma(lab: np.ndarray, reference: np.ndarray) -> np.ndarray:
 def candidate_stages(lab: np.ndarray) -> Iterator[list[Blob]]:
     """Cell-like blobs of a Lab work image, cheapest segmentation first.
 
-    Flat regions come first, then colour clusters and salient objects.
+    Objects on the backdrop come first, then flat regions (strictly, then
+    loosely flat), then colour clusters and salient objects.
     """
     h, w = lab.shape[:2]
     min_area = max(6, int(h * w * 4e-6))
@@ -225,7 +227,14 @@ def candidate_stages(lab: np.ndarray) -> Iterator[list[Blob]]:
     sums = cv2.integral(lab, sdepth=cv2.CV_32S)
     blobs: list[Blob] = []
 
-    # 1. Flat regions: pixels whose colour barely changes, split by every edge.
+    # 1. Whatever stands out from the commonest colour (the backdrop): on most
+    # boards these are the tiles, a tile with a glyph on it as one blob.
+    backdrop = _backdrop_mask(lab)
+    if backdrop is None:
+        yield []
+    else:
+        yield _components(cv2.bitwise_not(backdrop), sums, "backdrop", min_area, max_area)
+    # Flat regions: pixels whose colour barely changes, split by every edge.
     both = cv2.add(
         cv2.convertScaleAbs(cv2.Sobel(lab, cv2.CV_16S, 1, 0, ksize=3)),
         cv2.convertScaleAbs(cv2.Sobel(lab, cv2.CV_16S, 0, 1, ksize=3)),
@@ -233,13 +242,7 @@ def candidate_stages(lab: np.ndarray) -> Iterator[list[Blob]]:
     channels = cv2.split(both)
     grad = cv2.max(cv2.max(channels[0], channels[1]), channels[2])
     flat = cv2.compare(grad, 12, cv2.CMP_LT)
-    blobs += _components(flat, sums, "flat12", min_area, max_area)
-    # ... and whatever stands out from the commonest colour (the backdrop), so a
-    # tile with a glyph on it is one blob.
-    backdrop = _backdrop_mask(lab)
-    if backdrop is not None:
-        blobs += _components(cv2.bitwise_not(backdrop), sums, "backdrop", min_area, max_area)
-    yield blobs
+    yield _components(flat, sums, "flat12", min_area, max_area)
     # Regions that are flat only more loosely (gradients, soft shading).
     flat = cv2.compare(grad, 30, cv2.CMP_LT)
     yield _components(flat, sums, "flat30", min_area, max_area)
@@ -494,6 +497,7 @@ def _groups(blobs: list[Blob]) -> list[list[Blob]]:
     fill = np.array([b.fill for b in blobs])
     groups = []
     seen: set[frozenset[int]] = set()
+    gathered: set[bytes] = set()
     used = np.zeros(len(blobs), dtype=bool)
     for i in order:
         if used[i]:
@@ -503,6 +507,11 @@ def _groups(blobs: list[Blob]) -> list[list[Blob]]:
         used |= (dw < 0.1) & (dh < 0.1)
         members = np.flatnonzero(near)
         if len(members) >= 4:  # the smallest board, 2x2
+            # Seeds of much the same size often gather the very same blobs.
+            asked = members.tobytes()
+            if asked in gathered:
+                continue
+            gathered.add(asked)
             kept = _dedupe(members, xy, size, fill).tolist()
             # Neighbouring seeds often keep the very same blobs: fit those once.
             key = frozenset(kept)
@@ -649,9 +658,10 @@ def _convincing(lattice: Lattice | None) -> bool:
 def _best_lattice(work: np.ndarray) -> Lattice | None:
     """The most convincing lattice of cells in a work image.
 
-    Flat regions alone find most tile boards: strictly flat ones first, then
-    loosely flat ones.  As soon as they give a complete, solid board the later
-    stages are skipped (the colour segmentations cost the most).
+    Objects on the backdrop or flat regions find most tile boards (arrow
+    tiles the former, plain tiles the latter).  As soon as a stage gives a
+    complete, solid board the later ones are skipped (the colour
+    segmentations cost the most).
     """
     blobs: list[Blob] = []
     best = None
@@ -671,7 +681,7 @@ def _best_lattice(work: np.ndarray) -> Lattice | None:
                 best = max(tiles, key=lambda lat: lat.score)
         if best is not None:
             best.finer = _finer_hidden(best, blobs)
-        if stage < FLAT_STAGES and _complete_and_solid(best, lab):
+        if stage < EARLY_STAGES and _complete_and_solid(best, lab):
             break
     return best
 
