@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -114,6 +115,31 @@ def test_grid_geometry_is_consistent():
     assert grid.centres()[0, 0].tolist() == [105.0, 55.0]
     assert grid.cell_quad(2, 3).tolist() == [[130, 70], [140, 70], [140, 80], [130, 80]]
     assert grid.pitch() == 10.0
+
+
+@pytest.mark.parametrize("margin", [0.0, 0.5])
+def test_rectify_reads_the_board_box_as_a_warp_of_the_whole_image_would(margin):
+    """Rectify crops the image to the board before warping: same pixels, edges included."""
+    rng = np.random.default_rng(3)
+    image = rng.integers(0, 256, (120, 160, 3), dtype=np.uint8)
+    # a tilted 3x4 board whose top-left corner runs off the image
+    corners = np.array([[-6, -4], [150, 10], [140, 110], [5, 100]], dtype=np.float32)
+    src = np.array([[0, 0], [4, 0], [4, 3], [0, 3]], dtype=np.float32)
+    grid = Grid(3, 4, cv2.getPerspectiveTransform(src, corners), corners.astype(np.float64))
+    cell_px = 16
+    shift = np.array([[1.0, 0, margin * cell_px], [0, 1.0, margin * cell_px], [0, 0, 1.0]])
+    to_rect = shift @ np.diag([cell_px, cell_px, 1.0]) @ np.linalg.inv(grid.homography)
+    size = (int(round((4 + 2 * margin) * cell_px)), int(round((3 + 2 * margin) * cell_px)))
+    whole = cv2.warpPerspective(
+        image, to_rect, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+    )
+    board = grid.rectify(image, cell_px, margin)
+    assert board.shape == whole.shape
+    assert np.abs(board.astype(int) - whole).max() <= 1
+    gray = grid.rectify(image, cell_px, margin, gray=True)
+    expected = cv2.cvtColor(whole, cv2.COLOR_BGR2GRAY)
+    assert gray.shape == expected.shape
+    assert np.abs(gray.astype(int) - expected).max() <= 1
 
 
 def test_shipped_looks_are_found_from_the_installed_package(tmp_path):
