@@ -59,6 +59,20 @@ def test_issue3_arrows_that_reach_the_tile_edge_are_read(seed, tilt):
     assert reading.cells.tolist() == scene.cells.tolist()
 
 
+@pytest.mark.parametrize(("seed", "tilt"), [(13, 0.0), (23, 0.0), (24, 0.0), (5, 0.2)])
+def test_issue3_gapless_board_whose_cells_merge_is_read_whole(seed, tilt):
+    """No gaps between cells: neighbours of one state merge into one region.
+
+    Only the isolated cells stand out, and they once gave a lattice over part
+    of the board (a 7x7 corner of a 19x18 board, 7 of 15 columns, ...).
+    """
+    scene = random_scene(seed, look="terminal", tilt=tilt)
+    reading = read_board(scene.image, looks=[])
+    assert (reading.rows, reading.cols) == scene.cells.shape
+    assert np.abs(reading.grid.corners - scene.corners).max() < 0.2 * _pitch(scene)
+    assert reading.cells.tolist() == scene.cells.tolist()
+
+
 @pytest.mark.parametrize(("rows", "cols"), [(2, 2), (3, 7), (20, 20)])
 def test_sizes_from_tiny_to_twenty(rows, cols):
     cells = np.random.default_rng(rows * cols).integers(0, 2, (rows, cols))

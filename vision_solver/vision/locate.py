@@ -97,6 +97,14 @@ class NotFound:
         return False
 
 
+@dataclass
+class Regions:
+    """The flat regions of a work image: each pixel's region (0: not flat) and their stats."""
+
+    labels: np.ndarray  # int32, the work image's shape
+    stats: np.ndarray  # OpenCV's (x, y, w, h, area) of each region
+
+
 def _work_image(image: np.ndarray, max_side: int = MAX_SIDE) -> tuple[np.ndarray, float]:
     h, w = image.shape[:2]
     scale = 1.0
@@ -121,16 +129,24 @@ def _work_image(image: np.ndarray, max_side: int = MAX_SIDE) -> tuple[np.ndarray
 
 
 def _components(
-    mask: np.ndarray, sums: np.ndarray, source: str, min_area: int, max_area: int
+    mask: np.ndarray,
+    sums: np.ndarray,
+    source: str,
+    min_area: int,
+    max_area: int,
+    regions: list[Regions] | None = None,
 ) -> list[Blob]:
     """Cell-shaped connected components of ``mask``; colour = mean Lab of their box.
 
     ``sums`` is the integral image of the Lab work image, so a box's mean
-    colour costs four look-ups whatever its size.
+    colour costs four look-ups whatever its size.  All the components (cell
+    shaped or not) are appended to ``regions`` when it is given.
     """
     if mask.dtype != np.uint8:
         mask = mask.astype(np.uint8)
-    count, _, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=4)
+    count, labels, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=4)
+    if regions is not None:
+        regions.append(Regions(labels, stats))
     x, y, w, h, area = (stats[:, i] for i in range(5))
     aspect = w / np.maximum(h, 1)
     fill = area / np.maximum(w * h, 1)
@@ -215,8 +231,10 @@ def far_from_chroma(lab: np.ndarray, reference: np.ndarray) -> np.ndarray:
     return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
 
 
-def candidate_stages(lab: np.ndarray) -> Iterator[list[Blob]]:
+def candidate_stages(lab: np.ndarray, regions: list[Regions] | None = None) -> Iterator[list[Blob]]:
     """Cell-like blobs of a Lab work image, cheapest segmentation first.
+
+    The strictly flat regions are appended to ``regions`` when it is given.
 
     Objects on the backdrop come first, then flat regions (strictly, then
     loosely flat), then colour clusters and salient objects.
@@ -242,7 +260,7 @@ def candidate_stages(lab: np.ndarray) -> Iterator[list[Blob]]:
     channels = cv2.split(both)
     grad = cv2.max(cv2.max(channels[0], channels[1]), channels[2])
     flat = cv2.compare(grad, 12, cv2.CMP_LT)
-    yield _components(flat, sums, "flat12", min_area, max_area)
+    yield _components(flat, sums, "flat12", min_area, max_area, regions)
     # Regions that are flat only more loosely (gradients, soft shading).
     flat = cv2.compare(grad, 30, cv2.CMP_LT)
     yield _components(flat, sums, "flat30", min_area, max_area)
@@ -666,9 +684,12 @@ def _best_lattice(work: np.ndarray) -> Lattice | None:
     blobs: list[Blob] = []
     best = None
     lab = cv2.cvtColor(work, cv2.COLOR_BGR2LAB)
-    for stage, found in enumerate(candidate_stages(lab)):
+    regions: list[Regions] = []
+    for stage, found in enumerate(candidate_stages(lab, regions)):
         blobs = _distinct(blobs + found)
         lattices = [lat for lat in (_lattice_from(g, blobs) for g in _groups(blobs)) if lat]
+        if regions:
+            lattices = [_grow_gapless(lat, lab, regions[0]) for lat in lattices]
         best = max(lattices, key=lambda lat: lat.score, default=None)
         if best is not None:
             # Prefer the tiles to the gaps between them.
@@ -684,6 +705,180 @@ def _best_lattice(work: np.ndarray) -> Lattice | None:
         if stage < EARLY_STAGES and _complete_and_solid(best, lab):
             break
     return best
+
+
+#: Where a cell's colour is sampled, in cells from its centre: a ring that
+#: misses a mark in the middle of the cell and the cell's own edge.
+_RING = np.array([(du, dv) for du in (-0.3, -0.15, 0.15, 0.3) for dv in (-0.3, -0.15, 0.15, 0.3)])
+#: Where a cell's flat region is looked up: all four must agree.
+_QUARTERS = np.array([(-0.25, -0.25), (0.25, -0.25), (-0.25, 0.25), (0.25, 0.25)])
+
+
+def _cell_points(lattice: Lattice, keys: list[tuple[int, int]], offsets: np.ndarray) -> np.ndarray:
+    """``(len(keys), len(offsets), 2)`` pixels (x, y) of offsets around lattice cells (row, col)."""
+    centres = np.array([(c, r) for r, c in keys], dtype=np.float64).reshape(-1, 2)
+    points = _apply(lattice.homography, (centres[:, None, :] + offsets[None]).reshape(-1, 2))
+    return np.round(points).astype(np.int64).reshape(len(keys), len(offsets), 2)
+
+
+def _on_image(pixels: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """Which cells have all their sample ``pixels`` (..., k, 2) on an image of ``shape``."""
+    h, w = shape[:2]
+    x, y = pixels[..., 0], pixels[..., 1]
+    return ((x >= 0) & (x < w) & (y >= 0) & (y < h)).all(axis=-1)
+
+
+def _cell_colours(lattice: Lattice, lab: np.ndarray, keys: list[tuple[int, int]]) -> np.ndarray:
+    """Median Lab colour of each lattice cell (row, col) in ``keys``; NaN where off the image."""
+    pixels = _cell_points(lattice, keys, _RING)
+    inside = _on_image(pixels, lab.shape)
+    colours = np.full((len(keys), 3), np.nan)
+    if inside.any():
+        picked = pixels[inside]
+        colours[inside] = np.median(lab[picked[..., 1], picked[..., 0]].astype(np.float64), axis=1)
+    return colours
+
+
+def _cell_regions(lattice: Lattice, regions: Regions, keys: list[tuple[int, int]]) -> np.ndarray:
+    """The flat region holding each lattice cell (row, col); 0 where none does, or off the image."""
+    pixels = _cell_points(lattice, keys, _QUARTERS)
+    inside = _on_image(pixels, regions.labels.shape)
+    found = np.zeros(len(keys), dtype=np.int64)
+    if inside.any():
+        picked = pixels[inside]
+        labels = regions.labels[picked[..., 1], picked[..., 0]]
+        found[inside] = np.where((labels == labels[:, :1]).all(axis=1), labels[:, 0], 0)
+    return found
+
+
+def _cell_areas(lattice: Lattice, keys: list[tuple[int, int]]) -> np.ndarray:
+    """Area in pixels of each lattice cell (row, col): its quadrilateral's, by the shoelace rule."""
+    corners = np.array([(-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5)])
+    centres = np.array([(c, r) for r, c in keys], dtype=np.float64).reshape(-1, 2)
+    quad = _apply(lattice.homography, (centres[:, None, :] + corners[None]).reshape(-1, 2))
+    x, y = quad.reshape(-1, 4, 2)[..., 0], quad.reshape(-1, 4, 2)[..., 1]
+    return 0.5 * np.abs((x * np.roll(y, -1, axis=1) - np.roll(x, -1, axis=1) * y).sum(axis=1))
+
+
+def _union_of_cells(lattice: Lattice, regions: Regions, label: int) -> bool:
+    """True when flat region ``label`` is a union of whole cells of ``lattice``.
+
+    Its outline turns only at cell corners, and its area is about that of the
+    cells whose middles it holds (less the thin edge band that is not flat).
+    """
+    x, y, w, h, area = regions.stats[label].tolist()
+    height, width = regions.labels.shape
+    if w * h > 0.25 * height * width:
+        return False  # a backdrop, not cells
+    inverse = np.linalg.inv(lattice.homography)
+    # Corners of its outline, in lattice coordinates, sit on cell corners (x.5, y.5).
+    mask = (regions.labels[y : y + h, x : x + w] == label).astype(np.uint8)
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    outline = max(contours, key=cv2.contourArea)
+    corners = cv2.approxPolyDP(outline, 0.15 * _pitch(lattice), True).reshape(-1, 2) + [x, y]
+    offset = _apply(inverse, corners) - 0.5
+    if np.mean((np.abs(offset - np.round(offset)) < 0.25).all(axis=1)) < 0.8:
+        return False
+    # Its area is about that of the cells whose middles it holds.
+    box = _apply(inverse, [[x, y], [x + w, y], [x + w, y + h], [x, y + h]])
+    (u0, v0), (u1, v1) = np.floor(box.min(axis=0)), np.ceil(box.max(axis=0))
+    keys = [(r, c) for r in range(int(v0), int(v1) + 1) for c in range(int(u0), int(u1) + 1)]
+    held = [
+        k
+        for k, found in zip(keys, _cell_regions(lattice, regions, keys), strict=True)
+        if found == label
+    ]
+    return bool(held) and 0.45 <= area / float(_cell_areas(lattice, held).sum()) <= 1.1
+
+
+def _grow_gapless(
+    lattice: Lattice, lab: np.ndarray, regions: Regions, tolerance: float = 14.0
+) -> Lattice:
+    """Take in the rest of a board whose cells touch (no gaps between them).
+
+    Without gaps, neighbouring cells of one state merge into one flat region,
+    so only isolated cells stand out as blobs and the lattice found may cover
+    a part of the board.  But such a region is still made of whole cells
+    (``_union_of_cells``).  A row or column just outside the lattice joins
+    when every cell on it lies in such a region and has the colour of one of
+    the states seen on the members.  The outline of a backdrop or a panel
+    does not turn at cell corners, and a gap between tiles holds no cell's
+    middle, so boards with gaps do not grow.  A grown lattice scores as many
+    times more as it has more cells.
+    """
+    made_of_cells: dict[int, bool] = {}
+    palette: list[np.ndarray] = []
+
+    def whole_cells(label: int) -> bool:
+        """``_union_of_cells``, asked once per region."""
+        if label not in made_of_cells:
+            made_of_cells[label] = _union_of_cells(lattice, regions, label)
+        return made_of_cells[label]
+
+    def state_colours() -> np.ndarray:
+        """The members' colours: the first one's, then the first one unlike it, ..."""
+        if not palette:
+            left = _cell_colours(lattice, lab, list(lattice.members))
+            left = left[~np.isnan(left).any(axis=1)]
+            while len(left):
+                palette.append(left[0])
+                left = left[np.linalg.norm(left - left[0], axis=1) >= tolerance]
+        return np.array(palette).reshape(-1, 3)
+
+    def joins(cells: list[tuple[int, int]]) -> bool:
+        """Every cell lies in a region of whole cells and has a state's colour."""
+        labels = _cell_regions(lattice, regions, cells).tolist()
+        if not all(label > 0 and whole_cells(label) for label in labels):
+            return False
+        found = _cell_colours(lattice, lab, cells)
+        states = state_colours()
+        if np.isnan(found).any() or not len(states):
+            return False
+        near = np.linalg.norm(found[:, None, :] - states[None], axis=2).min(axis=1)
+        return bool((near < tolerance).all())
+
+    (r0, r1), (c0, c1) = lattice.rows, lattice.cols
+    grew = True
+    while grew and (r1 - r0) + (c1 - c0) < 400:
+        grew = False
+        if joins([(r0 - 1, c) for c in range(c0, c1 + 1)]):
+            r0, grew = r0 - 1, True
+        if joins([(r1 + 1, c) for c in range(c0, c1 + 1)]):
+            r1, grew = r1 + 1, True
+        if joins([(r, c0 - 1) for r in range(r0, r1 + 1)]):
+            c0, grew = c0 - 1, True
+        if joins([(r, c1 + 1) for r in range(r0, r1 + 1)]):
+            c1, grew = c1 + 1, True
+    if (r0, r1, c0, c1) == (*lattice.rows, *lattice.cols):
+        return lattice
+    (a0, a1), (b0, b1) = lattice.rows, lattice.cols
+    members = dict(lattice.members)
+    new = [
+        (r, c)
+        for r in range(r0, r1 + 1)
+        for c in range(c0, c1 + 1)
+        if not (a0 <= r <= a1 and b0 <= c <= b1)
+    ]
+    side = float(np.sqrt(np.median(_cell_areas(lattice, new))))
+    for (r, c), colour, (x, y) in zip(
+        new,
+        _cell_colours(lattice, lab, new).tolist(),
+        _apply(lattice.homography, [(c, r) for r, c in new]).tolist(),
+        strict=True,
+    ):
+        members[(r, c)] = Blob(
+            x, y, int(side), int(side), int(side * side), 1.0, "grown", tuple(colour)
+        )
+    before = (a1 - a0 + 1) * (b1 - b0 + 1)
+    after = (r1 - r0 + 1) * (c1 - c0 + 1)
+    return Lattice(
+        lattice.homography,
+        members,
+        (r0, r1),
+        (c0, c1),
+        lattice.score * after / before,
+        lattice.group,
+    )
 
 
 def _finer_hidden(lattice: Lattice, blobs: list[Blob]) -> bool:
