@@ -690,6 +690,9 @@ def _best_lattice(work: np.ndarray) -> Lattice | None:
         lattices = [lat for lat in (_lattice_from(g, blobs) for g in _groups(blobs)) if lat]
         if regions:
             lattices = [_grow_gapless(lat, lab, regions[0]) for lat in lattices]
+        if best is not None:
+            # More blobs may regroup the cells of an earlier stage's board.
+            lattices.append(best)
         best = max(lattices, key=lambda lat: lat.score, default=None)
         if best is not None:
             # Prefer the tiles to the gaps between them.
