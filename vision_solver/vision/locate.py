@@ -705,7 +705,7 @@ def _best_lattice(work: np.ndarray) -> Lattice | None:
                 best = max(tiles, key=lambda lat: lat.score)
         if best is not None:
             best.finer = _finer_hidden(best, blobs)
-        if stage < EARLY_STAGES and _complete_and_solid(best, lab):
+        if stage < EARLY_STAGES and _complete_and_solid(best, lab) and not _runs_on(best, blobs):
             break
     return best
 
@@ -882,6 +882,42 @@ def _grow_gapless(
         lattice.score * after / before,
         lattice.group,
     )
+
+
+def _runs_on(lattice: Lattice, blobs: list[Blob]) -> bool:
+    """True when blocks of cells continue the lattice's rows or columns just outside it.
+
+    A segmentation may find a part of a board whole (cells that it split
+    from their neighbours) and merge the rest into blocks of two or more
+    cells: then the board runs on past what was found, and the search must
+    go on.  Such a block has a member's colour and a tile's height (beside
+    the lattice) or width (above or below it), and its middle lies on the
+    line of a row (or a column), half-way between lattice points or on one.
+    """
+    members = list(lattice.members.values())
+    width = float(np.median([b.w for b in members]))
+    height = float(np.median([b.h for b in members]))
+    col, row = _apply(np.linalg.inv(lattice.homography), [(b.x, b.y) for b in blobs]).T
+    (r0, r1), (c0, c1) = lattice.rows, lattice.cols
+    beside = (col > c1 + 0.5) & (col < c1 + 2.5) | (col < c0 - 0.5) & (col > c0 - 2.5)
+    beside &= (row > r0 - 0.2) & (row < r1 + 0.2) & (np.abs(row - np.round(row)) < 0.15)
+    above = (row > r1 + 0.5) & (row < r1 + 2.5) | (row < r0 - 0.5) & (row > r0 - 2.5)
+    above &= (col > c0 - 0.2) & (col < c1 + 0.2) & (np.abs(col - np.round(col)) < 0.15)
+    near = np.flatnonzero(beside | above)
+    if len(near) < 2:
+        return False
+    colours = np.array([b.colour for b in members])
+    blocks = 0
+    for i in near.tolist():
+        blob = blobs[i]
+        fits = (
+            abs(blob.h - height) < 0.25 * height
+            if beside[i]
+            else abs(blob.w - width) < 0.25 * width
+        )
+        alike = np.min(np.linalg.norm(colours - np.array(blob.colour), axis=1)) < 15
+        blocks += bool(fits and alike)
+    return blocks >= 2
 
 
 def _finer_hidden(lattice: Lattice, blobs: list[Blob]) -> bool:
