@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision_solver.vision.grid import Grid, find_grid, parse_size
+from vision_solver.vision.grid import Grid, align_cells, find_grid, parse_size
 from vision_solver.vision.locate import locate_board
 from vision_solver.vision.looks import learn_look
 from vision_solver.vision.pipeline import read_board
@@ -85,6 +85,32 @@ def test_issue3_board_found_in_part_by_the_first_segmentation_is_read_whole(look
     assert (reading.rows, reading.cols) == scene.cells.shape
     assert np.abs(reading.grid.corners - scene.corners).max() < 0.2 * _pitch(scene)
     assert reading.cells.tolist() == scene.cells.tolist()
+
+
+@pytest.mark.parametrize(
+    ("look", "seed"), [("arrow-squares", 1), ("arrow-squares", 3), ("terminal", 4)]
+)
+def test_issue3_tilted_board_cells_are_placed_by_their_own_tiles(look, seed):
+    """A lattice fitted to blob centroids drifts on a tilted board.
+
+    Corners were off by 0.2 to 0.3 of a cell, enough to cut the arrows in
+    the far cells (read as a lights board) or to miss the 0.2-cell mark.
+    """
+    puzzle = "arrows" if look.startswith("arrow") else "lights"
+    scene = random_scene(seed, puzzle=puzzle, look=look, tilt=0.2)
+    reading = read_board(scene.image, looks=[])
+    assert (reading.rows, reading.cols) == scene.cells.shape
+    assert np.abs(reading.grid.corners - scene.corners).max() < 0.1 * _pitch(scene)
+    assert reading.puzzle == puzzle
+    assert reading.cells.tolist() == scene.cells.tolist()
+
+
+def test_align_cells_leaves_a_square_on_grid_where_it_is():
+    """On a board seen square-on the grid already sits on the tiles: refitting keeps it."""
+    scene = random_scene(1, look="flat-dark")
+    reading = read_board(scene.image, looks=[])
+    aligned = align_cells(scene.image, reading.grid)
+    assert np.abs(aligned.corners - reading.grid.corners).max() < 0.05 * _pitch(scene)
 
 
 @pytest.mark.parametrize(("rows", "cols"), [(2, 2), (3, 7), (20, 20)])

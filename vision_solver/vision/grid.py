@@ -135,6 +135,77 @@ def fit_tiles(image: np.ndarray, grid: Grid, cell_px: int | None = None) -> Grid
     return Grid(grid.rows, grid.cols, grid.homography, grid.corners, tile)
 
 
+def _tilt(grid: Grid) -> float:
+    """How far (in cells) the grid's fourth corner is from where an affine map puts it."""
+    tl, tr, br, bl = grid.corners
+    return float(np.linalg.norm(br - (tr + bl - tl)) / max(grid.pitch(), 1e-9))
+
+
+def _parabola_peak(before: np.ndarray, at: np.ndarray, after: np.ndarray) -> np.ndarray:
+    """Sub-pixel offset of a peak from its value and its two neighbours'."""
+    bend = before - 2 * at + after
+    safe = np.where(np.abs(bend) > 1e-9, bend, -1.0)
+    return np.clip(np.where(np.abs(bend) > 1e-9, 0.5 * (before - after) / safe, 0.0), -0.5, 0.5)
+
+
+def align_cells(image: np.ndarray, grid: Grid, cell_px: int = 32, rounds: int = 2) -> Grid:
+    """Refit the grid's homography to where each cell's tile actually is.
+
+    A lattice fitted to blob centroids drifts on a tilted board (centroids
+    are biased by marks, and few blobs may hold a large board).  Every tile
+    shares an outline, so the mean edge map of all cells is a template;
+    matched against each cell (within a quarter cell), it tells how far the
+    cell's tile sits from where the grid puts it.  A homography through the
+    corrected cell centres (RANSAC, a tenth of a cell) replaces the old one.
+    Cells that match weakly (no edges, a cursor) are left out.
+    """
+    reach = 0.25
+    margin = int(round(reach * cell_px))
+    span = 2 * margin + 1
+    for _ in range(rounds):
+        board = grid.rectify(image, cell_px, margin=reach, gray=True).astype(np.float32)
+        gx = cv2.Sobel(board, cv2.CV_32F, 1, 0, ksize=3)
+        gy = cv2.Sobel(board, cv2.CV_32F, 0, 1, ksize=3)
+        edges = cv2.magnitude(gx, gy)
+        inner = edges[margin : margin + grid.rows * cell_px, margin : margin + grid.cols * cell_px]
+        template = inner.reshape(grid.rows, cell_px, grid.cols, cell_px).mean(axis=(0, 2))
+        match = cv2.matchTemplate(edges, np.ascontiguousarray(template), cv2.TM_CCOEFF_NORMED)
+        # match[y, x]: the template placed at (x, y); cell (r, c) sits at (c, r) * cell_px + margin.
+        rows, cols = np.indices((grid.rows, grid.cols))
+        ys = rows[..., None, None] * cell_px + np.arange(span)[:, None]
+        xs = cols[..., None, None] * cell_px + np.arange(span)[None, :]
+        windows = match[ys, xs]  # (rows, cols, span, span)
+        flat = windows.reshape(grid.rows, grid.cols, -1)
+        best = flat.argmax(axis=2)
+        score = flat.max(axis=2)
+        y, x = np.divmod(best, span)
+        inside = (x > 0) & (x < span - 1) & (y > 0) & (y < span - 1)
+        x1, y1 = np.clip(x, 1, span - 2), np.clip(y, 1, span - 2)
+        at = windows[rows, cols, y1, x1]
+        dx = x1 + _parabola_peak(
+            windows[rows, cols, y1, x1 - 1], at, windows[rows, cols, y1, x1 + 1]
+        )
+        dy = y1 + _parabola_peak(
+            windows[rows, cols, y1 - 1, x1], at, windows[rows, cols, y1 + 1, x1]
+        )
+        good = inside & (score > 0.3)
+        if np.count_nonzero(good) < 6:
+            return grid
+        planned = np.column_stack([cols[good] + 0.5, rows[good] + 0.5])
+        seen = planned + np.column_stack([dx[good] - margin, dy[good] - margin]) / cell_px
+        homography, _ = cv2.findHomography(
+            planned, grid.to_image(seen), cv2.RANSAC, 0.1 * grid.pitch()
+        )
+        if homography is None or not np.all(np.isfinite(homography)):
+            return grid
+        homography /= homography[2, 2]
+        corners = Grid(grid.rows, grid.cols, homography, grid.corners).to_image(
+            np.array([[0, 0], [grid.cols, 0], [grid.cols, grid.rows], [0, grid.rows]], float)
+        )
+        grid = Grid(grid.rows, grid.cols, homography, corners, grid.tile)
+    return grid
+
+
 def find_grid(
     image: np.ndarray, location: BoardLocation, size: tuple[int, int] | None = None
 ) -> Grid:
@@ -147,4 +218,7 @@ def find_grid(
         to_old = np.diag([location.cols / cols, location.rows / rows, 1.0])
         homography = location.homography @ to_old
         grid = Grid(rows, cols, homography / homography[2, 2], location.corners)
-    return fit_tiles(image, grid)
+    grid = fit_tiles(image, grid)
+    if _tilt(grid) > 0.05:  # a tilted board: place every cell by its own tile
+        grid = align_cells(image, grid)
+    return grid
