@@ -5,6 +5,8 @@ settled (or replaced by the user's ``--size RxC``, in which case the board's
 corners are simply divided evenly), and the cells' geometry is laid out:
 centre and outline of each cell in image pixels, and a rectified view of the
 board (one square of ``cell_px`` pixels per cell) for the classify stage.
+The grid is centred on the tiles, and on a tilted board each cell is
+placed by its own tile (``align_cells``).
 """
 
 from __future__ import annotations

@@ -5,7 +5,9 @@ blobs (flat-coloured regions and colour-cluster components), keep those of
 cell-like shape, and look for the largest set of similar blobs that sit on a
 regular 2-D lattice.  The lattice is fitted as a homography from lattice
 coordinates (col, row) to image pixels, so a tilted photo is the same problem
-as a screenshot, only with a less trivial homography.
+as a screenshot, only with a less trivial homography.  On a board without
+gaps, cells of one state merge into larger regions; the lattice found from
+the isolated cells then grows over the regions made of whole cells.
 
 The result is the board's four outer corners (the outer edge of the cell
 grid, clockwise from the top-left) and its homography; the grid stage then
@@ -234,10 +236,10 @@ def far_from_chroma(lab: np.ndarray, reference: np.ndarray) -> np.ndarray:
 def candidate_stages(lab: np.ndarray, regions: list[Regions] | None = None) -> Iterator[list[Blob]]:
     """Cell-like blobs of a Lab work image, cheapest segmentation first.
 
-    The strictly flat regions are appended to ``regions`` when it is given.
-
     Objects on the backdrop come first, then flat regions (strictly, then
-    loosely flat), then colour clusters and salient objects.
+    loosely flat), then colour clusters and salient objects.  The strictly
+    flat regions themselves (cell-like or not) are appended to ``regions``
+    when it is given.
     """
     h, w = lab.shape[:2]
     min_area = max(6, int(h * w * 4e-6))
