@@ -53,6 +53,15 @@ class Grid:
         )
         return self.to_image(uv)
 
+    def with_homography(self, homography: np.ndarray, tile: float | None = None) -> Grid:
+        """The same rows and columns placed by another homography (corners follow)."""
+        homography = homography / homography[2, 2]
+        outline = np.array(
+            [[0, 0], [self.cols, 0], [self.cols, self.rows], [0, self.rows]], dtype=np.float64
+        )
+        corners = Grid(self.rows, self.cols, homography, self.corners).to_image(outline)
+        return Grid(self.rows, self.cols, homography, corners, self.tile if tile is None else tile)
+
     def pitch(self) -> float:
         """Typical cell size in image pixels."""
         top = np.linalg.norm(self.corners[1] - self.corners[0]) / self.cols
@@ -101,6 +110,14 @@ def parse_size(text: str) -> tuple[int, int]:
     return rows, cols
 
 
+def _edges(image: np.ndarray, grid: Grid, cell_px: int, margin: float = 0.0) -> np.ndarray:
+    """Edge strength (gradient magnitude, grey) of the rectified board."""
+    board = grid.rectify(image, cell_px, margin, gray=True).astype(np.float32)
+    gx = cv2.Sobel(board, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(board, cv2.CV_32F, 0, 1, ksize=3)
+    return cv2.magnitude(gx, gy)
+
+
 def fit_tiles(image: np.ndarray, grid: Grid, cell_px: int | None = None) -> Grid:
     """Centre the grid on its tiles and measure how much of a cell a tile covers.
 
@@ -112,10 +129,7 @@ def fit_tiles(image: np.ndarray, grid: Grid, cell_px: int | None = None) -> Grid
     """
     if cell_px is None:
         cell_px = 48 if grid.rows * grid.cols <= 144 else 32
-    board = grid.rectify(image, cell_px, gray=True).astype(np.float32)
-    gx = cv2.Sobel(board, cv2.CV_32F, 1, 0, ksize=3)
-    gy = cv2.Sobel(board, cv2.CV_32F, 0, 1, ksize=3)
-    magnitude = cv2.magnitude(gx, gy).reshape(grid.rows, cell_px, grid.cols, cell_px)
+    magnitude = _edges(image, grid, cell_px).reshape(grid.rows, cell_px, grid.cols, cell_px)
     mean_cell = magnitude.mean(axis=(0, 2))
     strong = (mean_cell > 0.4 * mean_cell.max()).astype(np.uint8)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(strong, connectivity=8)
@@ -128,12 +142,7 @@ def fit_tiles(image: np.ndarray, grid: Grid, cell_px: int | None = None) -> Grid
     shift = np.array([x + w / 2, y + h / 2]) / cell_px - 0.5
     if tile < 0.95 and np.all(np.abs(shift) < 0.25):
         move = np.array([[1.0, 0, shift[0]], [0, 1.0, shift[1]], [0, 0, 1.0]])
-        homography = grid.homography @ move
-        homography /= homography[2, 2]
-        corners = Grid(grid.rows, grid.cols, homography, grid.corners).to_image(
-            np.array([[0, 0], [grid.cols, 0], [grid.cols, grid.rows], [0, grid.rows]], float)
-        )
-        return Grid(grid.rows, grid.cols, homography, corners, tile)
+        return grid.with_homography(grid.homography @ move, tile)
     return Grid(grid.rows, grid.cols, grid.homography, grid.corners, tile)
 
 
@@ -165,10 +174,7 @@ def align_cells(image: np.ndarray, grid: Grid, cell_px: int = 32, rounds: int = 
     margin = int(round(reach * cell_px))
     span = 2 * margin + 1
     for _ in range(rounds):
-        board = grid.rectify(image, cell_px, margin=reach, gray=True).astype(np.float32)
-        gx = cv2.Sobel(board, cv2.CV_32F, 1, 0, ksize=3)
-        gy = cv2.Sobel(board, cv2.CV_32F, 0, 1, ksize=3)
-        edges = cv2.magnitude(gx, gy)
+        edges = _edges(image, grid, cell_px, reach)
         inner = edges[margin : margin + grid.rows * cell_px, margin : margin + grid.cols * cell_px]
         template = inner.reshape(grid.rows, cell_px, grid.cols, cell_px).mean(axis=(0, 2))
         match = cv2.matchTemplate(edges, np.ascontiguousarray(template), cv2.TM_CCOEFF_NORMED)
@@ -200,11 +206,7 @@ def align_cells(image: np.ndarray, grid: Grid, cell_px: int = 32, rounds: int = 
         )
         if homography is None or not np.all(np.isfinite(homography)):
             return grid
-        homography /= homography[2, 2]
-        corners = Grid(grid.rows, grid.cols, homography, grid.corners).to_image(
-            np.array([[0, 0], [grid.cols, 0], [grid.cols, grid.rows], [0, grid.rows]], float)
-        )
-        grid = Grid(grid.rows, grid.cols, homography, corners, grid.tile)
+        grid = grid.with_homography(homography)
     return grid
 
 
