@@ -124,12 +124,12 @@ def test_sizes_from_tiny_to_twenty(rows, cols):
 
 def test_issue3_learned_look_reads_a_game_the_generic_rule_gets_backwards():
     """'bevel' draws lit as the paler state; one labelled board teaches the look."""
-    from vision_solver.vision.classify import CELL_PX, cell_features
+    from vision_solver.vision.classify import grid_features
 
     teach = random_scene(10, look="bevel", rows=5, cols=5)
     location = locate_board(teach.image)
     grid = find_grid(teach.image, location, teach.cells.shape)
-    features = cell_features(grid.rectify(teach.image, CELL_PX), grid.rows, grid.cols, grid.tile)
+    features = grid_features(teach.image, grid)
     look = learn_look(features, teach.cells, "my-bevel", "lights", "colours")
     for seed in (11, 12):
         scene = random_scene(seed, look="bevel")

@@ -577,7 +577,7 @@ def learn(
     Example: boardsolve learn mygame.png --cells 0110,1001,1001,0110 --name mygame
     """
     from .boardtext import parse_board
-    from .vision.classify import CELL_PX, cell_features
+    from .vision.classify import grid_features
     from .vision.grid import find_grid
     from .vision.imageio import read_image
     from .vision.locate import locate_board
@@ -600,7 +600,7 @@ def learn(
     if not location:
         fail(f"{image}: no board found ({location.reason})")
     grid = find_grid(picture, location, parsed.cells.shape)
-    features = cell_features(grid.rectify(picture, CELL_PX), grid.rows, grid.cols, grid.tile)
+    features = grid_features(picture, grid)
     look = learn_look(
         features, parsed.cells, name, puzzle, "colours" if puzzle == "lights" else "glyphs"
     )

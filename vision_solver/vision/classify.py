@@ -53,16 +53,24 @@ class CellReading:
         return 2 if self.puzzle == "lights" else 4
 
 
+def grid_features(image: np.ndarray, grid: Grid) -> np.ndarray:
+    """``cell_features`` of every cell of ``grid``: what reading and learning compare.
+
+    Cells are sampled at CELL_PX pixels, or half that on boards of more than
+    144 cells (enough pixels still, and four times fewer to warp and sort).
+    """
+    cell_px = CELL_PX // 2 if grid.rows * grid.cols > 144 else CELL_PX
+    board = grid.rectify(image, cell_px)
+    return cell_features(board, grid.rows, grid.cols, grid.tile, cell_px)
+
+
 def cell_features(
     board: np.ndarray, rows: int, cols: int, tile: float = 0.8, cell_px: int = CELL_PX
 ) -> np.ndarray:
     """``(rows, cols, 4)``: median L*, a, b of each cell's inner part, and 100 x ink.
 
-    L* is on the 0..100 scale; a and b are OpenCV's (128 = grey).  On boards
-    of many cells every other pixel is enough (and four times faster).
+    L* is on the 0..100 scale; a and b are OpenCV's (128 = grey).
     """
-    if rows * cols > 144 and cell_px % 2 == 0:
-        board, cell_px = board[::2, ::2], cell_px // 2
     lab = cv2.cvtColor(board, cv2.COLOR_BGR2LAB)
     a = int(round(inset_for(tile) * cell_px))
     b = cell_px - a
@@ -475,15 +483,14 @@ def read_cells(
     image: np.ndarray, grid: Grid, puzzle: str = "auto", looks: list[Look] | None = None
 ) -> CellReading:
     """Read every cell of ``grid`` in ``image``: ``puzzle`` is lights, arrows or auto."""
-    board = grid.rectify(image, CELL_PX)
-    features = cell_features(board, grid.rows, grid.cols, grid.tile)
+    features = grid_features(image, grid)
     look = match_look(features, looks or [], puzzle)
     rows, cols = grid.rows, grid.cols
     if look is not None:
         if look.reader == "benches":
             cells, confidence = read_benches(image, grid, look.object_colour)
         elif look.reader == "glyphs":
-            glyphs = cell_glyphs(board, rows, cols)
+            glyphs = cell_glyphs(grid.rectify(image, CELL_PX), rows, cols)
             if glyphs is None:  # no glyph to read anywhere: nothing is known
                 cells, confidence = np.zeros((rows, cols), np.int64), np.zeros((rows, cols))
             else:
@@ -492,7 +499,14 @@ def read_cells(
             cells, confidence = read_with_look(features, look)
         return CellReading(look.puzzle, cells, confidence, look.name)
     if puzzle in ("arrows", "auto"):
-        glyphs = cell_glyphs(board, rows, cols, pointing=puzzle == "auto")
+        glyphs = None
+        # Most boards without glyphs show it in their first row: read that
+        # alone before the whole board.
+        first_row = Grid(1, cols, grid.homography, grid.corners).with_homography(grid.homography)
+        if puzzle == "arrows" or cell_glyphs(
+            first_row.rectify(image, CELL_PX), 1, cols, pointing=True
+        ):
+            glyphs = cell_glyphs(grid.rectify(image, CELL_PX), rows, cols, puzzle == "auto")
         if glyphs is not None and (puzzle == "arrows" or looks_like_glyphs(glyphs)):
             cells, confidence = read_glyphs(glyphs, rows, cols)
             return CellReading("arrows", cells, confidence, "generic")
