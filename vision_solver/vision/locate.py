@@ -291,9 +291,10 @@ def candidate_stages(lab: np.ndarray, regions: list[Regions] | None = None) -> I
     yield blobs
 
 
-def _fit_homography(points: list[tuple[int, int]], pixels: list[tuple[float, float]]) -> np.ndarray:
-    src = np.array(points, dtype=np.float64)
-    dst = np.array(pixels, dtype=np.float64)
+def _fit_homography(points: np.ndarray, pixels: np.ndarray) -> np.ndarray:
+    """Homography (least squares) taking lattice ``points`` (col, row) to ``pixels`` (x, y)."""
+    src = np.asarray(points, dtype=np.float64)
+    dst = np.asarray(pixels, dtype=np.float64)
     if len(src) >= 5 and np.ptp(src[:, 0]) > 0 and np.ptp(src[:, 1]) > 0:
         homography, _ = cv2.findHomography(src, dst, 0)
         if homography is not None and _well_conditioned(homography):
@@ -314,6 +315,37 @@ def _apply(homography: np.ndarray, uv: np.ndarray) -> np.ndarray:
     return pts[:, :2] / pts[:, 2:3]
 
 
+@dataclass
+class Placement:
+    """Points placed on a lattice: index of each point, its lattice (row, col), its distance."""
+
+    won: np.ndarray  # indices into the points placed
+    keys: np.ndarray  # (n, 2) int: (row, col) of each
+    resid: np.ndarray  # distance to its lattice point, in cells
+
+    @staticmethod
+    def none() -> Placement:
+        return Placement(np.zeros(0, np.int64), np.zeros((0, 2), np.int64), np.zeros(0))
+
+    def same_as(self, other: Placement) -> bool:
+        """The same points on the same lattice points (in whatever order)."""
+        if len(self.won) != len(other.won):
+            return False
+        mine = np.lexsort((self.keys[:, 1], self.keys[:, 0]))
+        theirs = np.lexsort((other.keys[:, 1], other.keys[:, 0]))
+        return np.array_equal(self.keys[mine], other.keys[theirs]) and np.array_equal(
+            self.won[mine], other.won[theirs]
+        )
+
+    def entries(self, blobs: list[Blob]) -> dict[tuple[int, int], tuple[float, Blob]]:
+        """(row, col) -> (distance, blob) of each point placed (``blobs`` are the points)."""
+        rows, cols = self.keys[:, 0].tolist(), self.keys[:, 1].tolist()
+        return {
+            (r, c): (e, blobs[i])
+            for r, c, i, e in zip(rows, cols, self.won.tolist(), self.resid.tolist(), strict=True)
+        }
+
+
 def _lattice_from(seed_group: list[Blob], all_blobs: list[Blob]) -> Lattice | None:
     """Fit a lattice to a group of similar blobs, then take in look-alike blobs on it."""
     pts = np.array([(b.x, b.y) for b in seed_group])
@@ -327,47 +359,40 @@ def _lattice_from(seed_group: list[Blob], all_blobs: list[Blob]) -> Lattice | No
         return None
     inv = np.linalg.inv(basis)
 
-    def assign(blobs: list[Blob], xy: np.ndarray, homography: np.ndarray | None, tol: float):
-        """Lattice point of each blob within ``tol``; the closest blob wins a point."""
-        placed: dict[tuple[int, int], tuple[float, Blob]] = {}
-        if not blobs:
-            return placed
+    def assign(xy: np.ndarray, homography: np.ndarray | None, tol: float) -> Placement:
+        """Lattice point of each point ``xy`` within ``tol``; the closest one wins a point."""
+        if not len(xy):
+            return Placement.none()
         if homography is None:
             uv = (xy - origin) @ inv.T
         else:
             try:
                 uv = _apply(np.linalg.inv(homography), xy)
             except np.linalg.LinAlgError:
-                return placed
+                return Placement.none()
         nearest = np.round(uv).astype(np.int64)
         resid = np.sqrt(np.square(uv - nearest).sum(axis=1))
         close = np.flatnonzero(resid <= tol)
         close = close[np.argsort(resid[close], kind="stable")]
-        # the closest blob of each lattice point: first of each key in that order
+        # the closest point of each lattice point: first of each key in that order
         keys = nearest[close]
         _, first = np.unique(keys[:, 1] * 1_000_003 + keys[:, 0], return_index=True)
         won = close[np.sort(first)]
-        points = zip(nearest[won, 1].tolist(), nearest[won, 0].tolist(), strict=True)
-        for (r, c), i, e in zip(points, won.tolist(), resid[won].tolist(), strict=True):
-            placed[(r, c)] = (e, blobs[i])
-        return placed
+        return Placement(won, nearest[won][:, ::-1], resid[won])
 
-    placed = assign(seed_group, pts, None, 0.25)
-    if len(placed) < 3:
+    placed = assign(pts, None, 0.25)
+    if len(placed.won) < 3:
         return None
     homography = None
     for _ in range(3):
-        keys = list(placed)
-        if len({k[0] for k in keys}) < 2 or len({k[1] for k in keys}) < 2:
+        if len(np.unique(placed.keys[:, 0])) < 2 or len(np.unique(placed.keys[:, 1])) < 2:
             return None  # a single row or column: not a board
-        homography = _fit_homography(
-            [(c, r) for r, c in keys], [(placed[k][1].x, placed[k][1].y) for k in keys]
-        )
-        before = {k: id(blob) for k, (_, blob) in placed.items()}
-        placed = assign(seed_group, pts, homography, 0.22)
-        if len(placed) < 3:
+        homography = _fit_homography(placed.keys[:, ::-1], pts[placed.won])
+        before = placed
+        placed = assign(pts, homography, 0.22)
+        if len(placed.won) < 3:
             return None
-        if before == {k: id(blob) for k, (_, blob) in placed.items()}:
+        if placed.same_as(before):
             break  # the same blobs on the same points: refitting changes nothing
     # Take in blobs of any source that look like cells and sit on lattice points.
     pitch = float(np.sqrt(abs(np.linalg.det(basis))))
@@ -377,11 +402,12 @@ def _lattice_from(seed_group: list[Blob], all_blobs: list[Blob]) -> Lattice | No
         for b in all_blobs
         if 0.7 * size <= b.size <= max(1.25 * pitch, 1.5 * size) and abs(b.fill - fill) < 0.25
     ]
-    extra = assign(lookalikes, np.array([(b.x, b.y) for b in lookalikes]), homography, 0.18)
-    scored = dict(placed)
-    for key, value in extra.items():
+    extra = assign(np.array([(b.x, b.y) for b in lookalikes]).reshape(-1, 2), homography, 0.18)
+    scored = placed.entries(seed_group)
+    for key, value in extra.entries(lookalikes).items():
         scored.setdefault(key, value)
-    scored = _trim_stragglers(_contiguous(scored), set(placed))
+    seeds = {(r, c) for r, c in placed.keys.tolist()}
+    scored = _trim_stragglers(_contiguous(scored), seeds)
     members = {k: blob for k, (_, blob) in scored.items()}
     rows = sorted({k[0] for k in members})
     cols = sorted({k[1] for k in members})
@@ -389,14 +415,14 @@ def _lattice_from(seed_group: list[Blob], all_blobs: list[Blob]) -> Lattice | No
     if min(shape) < 2:
         return None
     cover = len(members) / (shape[0] * shape[1])
-    seeds_on = len(placed)
+    seeds_on = len(placed.won)
     # Real boards have near-square cells on near-perpendicular rows and columns.
     lengths = np.hypot(*u), np.hypot(*v)
     isotropy = min(lengths) / max(lengths)
     sine = abs(u[0] * v[1] - u[1] * v[0]) / (lengths[0] * lengths[1])
     # Blobs of a real board sit right on their lattice points; clutter that a
     # fine lattice happens to catch is spread over the whole tolerance disc.
-    precision = float(np.mean([resid < 0.08 for resid, _ in placed.values()]))
+    precision = float(np.mean(placed.resid < 0.08))
     score = seeds_on * cover**2 * np.log1p(pitch) * isotropy * sine**2 * precision**2
     return Lattice(
         homography, members, (rows[0], rows[-1]), (cols[0], cols[-1]), float(score), len(seed_group)
@@ -411,9 +437,9 @@ def _contiguous(
     Rows or columns cut off from it by an empty one are not part of the board.
     """
     for axis in (0, 1):
-        counts: dict[int, int] = {}
-        for key in members:
-            counts[key[axis]] = counts.get(key[axis], 0) + 1
+        counts = Counter(key[axis] for key in members)
+        if not counts or max(counts) - min(counts) + 1 == len(counts):
+            continue  # one run already
         runs: list[list[int]] = []
         for i in sorted(counts):
             if runs and i == runs[-1][-1] + 1:
@@ -492,9 +518,9 @@ def _trim_stragglers(
                 continue
             counts = Counter(k[axis] for k in members)
             for edge in (idx[0], idx[-1]):
-                keys = [k for k in members if k[axis] == edge]
                 if counts[edge] >= 0.5 * max(counts.values()):
                     continue  # not sparse: a line of the board
+                keys = [k for k in members if k[axis] == edge]
                 loose = statistics.median(members[k][0] for k in keys) > 0.1
                 if not seeds.intersection(keys) or loose or _foreign(members, keys):
                     members = {k: b for k, b in members.items() if k[axis] != edge}
