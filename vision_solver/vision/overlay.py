@@ -176,11 +176,13 @@ def draw_overlay(image: np.ndarray, grid: Grid, marks: Marks) -> np.ndarray:
         cells = np.argwhere(marks.presses != 0)
         # All marks' geometry at once (one projection each), then draw.
         centres = cells[:, ::-1] + 0.5  # (u, v) of each cell's centre
-        t = np.linspace(0, 2 * np.pi, 32, endpoint=False)
+        sizes = _cell_sizes(grid, cells)
+        # Small discs (a radius under 10 px) are round enough with 16 sides.
+        sides = 32 if not len(sizes) or 0.3 * float(np.median(sizes)) >= 10 else 16
+        t = np.linspace(0, 2 * np.pi, sides, endpoint=False)
         ring = np.column_stack([np.cos(t), np.sin(t)])
         outer = _poly(grid, centres[:, None, :] + 0.3 * ring)
         inner = _poly(grid, centres[:, None, :] + 0.25 * ring)
-        sizes = _cell_sizes(grid, cells)
         middles = grid.to_image(centres)
         counts = marks.presses[marks.presses != 0]
         if len(counts):  # marks never overlap: each colour in one call
