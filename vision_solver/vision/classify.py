@@ -501,12 +501,14 @@ def read_cells(
     if puzzle in ("arrows", "auto"):
         glyphs = None
         # Most boards without glyphs show it in their first row: read that
-        # alone before the whole board.
+        # alone before the whole board (a one-row grid, its corners refitted).
         first_row = Grid(1, cols, grid.homography, grid.corners).with_homography(grid.homography)
         if puzzle == "arrows" or cell_glyphs(
             first_row.rectify(image, CELL_PX), 1, cols, pointing=True
         ):
-            glyphs = cell_glyphs(grid.rectify(image, CELL_PX), rows, cols, puzzle == "auto")
+            glyphs = cell_glyphs(
+                grid.rectify(image, CELL_PX), rows, cols, pointing=puzzle == "auto"
+            )
         if glyphs is not None and (puzzle == "arrows" or looks_like_glyphs(glyphs)):
             cells, confidence = read_glyphs(glyphs, rows, cols)
             return CellReading("arrows", cells, confidence, "generic")
