@@ -995,8 +995,7 @@ def _background_coloured(lattice: Lattice, lab: np.ndarray) -> bool:
         v = r0 - 0.5 + t * (r1 - r0 + 1)
         ring += [(u, r0 - 0.85), (u, r1 + 0.85), (c0 - 0.85, v), (c1 + 0.85, v)]
     pts = np.round(_apply(lattice.homography, ring)).astype(int)
-    h, w = lab.shape[:2]
-    inside = (pts[:, 0] >= 0) & (pts[:, 0] < w) & (pts[:, 1] >= 0) & (pts[:, 1] < h)
+    inside = _on_image(pts[:, None, :], lab.shape)
     if inside.sum() < 20:
         return True  # cannot tell: do not stop early
     around = np.median(lab[pts[inside, 1], pts[inside, 0]].astype(np.float64), axis=0)
