@@ -53,6 +53,19 @@ class Blob:
         self.size = math.sqrt(self.w * self.h)
 
 
+class Pool:
+    """The blobs a lattice may take in, with their centres, sizes and fills as arrays.
+
+    Built once per stage: every size group's lattice looks through it.
+    """
+
+    def __init__(self, blobs: list[Blob]) -> None:
+        self.blobs = blobs
+        self.xy = np.array([(b.x, b.y) for b in blobs], dtype=np.float64).reshape(-1, 2)
+        self.size = np.array([b.size for b in blobs], dtype=np.float64)
+        self.fill = np.array([b.fill for b in blobs], dtype=np.float64)
+
+
 @dataclass
 class Lattice:
     """Cells found on a lattice: ``homography`` maps (col, row) to work pixels."""
@@ -346,7 +359,7 @@ class Placement:
         }
 
 
-def _lattice_from(seed_group: list[Blob], all_blobs: list[Blob]) -> Lattice | None:
+def _lattice_from(seed_group: list[Blob], pool: Pool) -> Lattice | None:
     """Fit a lattice to a group of similar blobs, then take in look-alike blobs on it."""
     pts = np.array([(b.x, b.y) for b in seed_group])
     size = float(statistics.median(b.size for b in seed_group))
@@ -397,14 +410,15 @@ def _lattice_from(seed_group: list[Blob], all_blobs: list[Blob]) -> Lattice | No
     # Take in blobs of any source that look like cells and sit on lattice points.
     pitch = float(np.sqrt(abs(np.linalg.det(basis))))
     fill = float(statistics.median(b.fill for b in seed_group))
-    lookalikes = [
-        b
-        for b in all_blobs
-        if 0.7 * size <= b.size <= max(1.25 * pitch, 1.5 * size) and abs(b.fill - fill) < 0.25
-    ]
-    extra = assign(np.array([(b.x, b.y) for b in lookalikes]).reshape(-1, 2), homography, 0.18)
+    lookalikes = np.flatnonzero(
+        (pool.size >= 0.7 * size)
+        & (pool.size <= max(1.25 * pitch, 1.5 * size))
+        & (np.abs(pool.fill - fill) < 0.25)
+    )
+    extra = assign(pool.xy[lookalikes], homography, 0.18)
+    extra.won = lookalikes[extra.won]  # index the pool, not the look-alikes
     scored = placed.entries(seed_group)
-    for key, value in extra.entries(lookalikes).items():
+    for key, value in extra.entries(pool.blobs).items():
         scored.setdefault(key, value)
     seeds = {(r, c) for r, c in placed.keys.tolist()}
     scored = _trim_stragglers(_contiguous(scored), seeds)
@@ -490,15 +504,12 @@ def _best_steps(pts: np.ndarray, size: float) -> tuple[np.ndarray, np.ndarray, n
     return u[best], v[best], pts[sample[best]]
 
 
-def _foreign(members: dict[tuple[int, int], tuple[float, Blob]], keys: list) -> bool:
-    """True when most blobs in ``keys`` look unlike every other member (colour)."""
-    others = np.array([b.colour for k, (_, b) in members.items() if k not in keys])
+def _foreign(others: np.ndarray, colours: np.ndarray) -> bool:
+    """True when most of ``colours`` (Lab) are unlike every one of ``others``."""
     if not len(others):
         return False
-    unlike = [
-        np.min(np.linalg.norm(others - np.array(members[k][1].colour), axis=1)) > 20 for k in keys
-    ]
-    return bool(np.mean(unlike) > 0.5)
+    nearest = np.linalg.norm(others[None, :, :] - colours[:, None, :], axis=2).min(axis=1)
+    return bool(np.mean(nearest > 20) > 0.5)
 
 
 def _trim_stragglers(
@@ -507,28 +518,44 @@ def _trim_stragglers(
     """Drop an outer row/column that is not really part of the board.
 
     Such a line is held only by a few look-alikes (a label beside the board),
-    or its blobs sit loosely near the lattice points (a line of text below).
+    or its blobs sit loosely near the lattice points (a line of text below),
+    or it holds no seed, or its blobs' colours are unlike all the others.
+    One line goes at a time, then the board's lines are counted again.
     """
+    if not members:
+        return members
+    keys = np.array(list(members), dtype=np.int64)
+    keys -= keys.min(axis=0)
+    distance = np.array([d for d, _ in members.values()])
+    colours = np.array([b.colour for _, b in members.values()], dtype=np.float64)
+    is_seed = np.array([key in seeds for key in members])
+    alive = np.ones(len(keys), dtype=bool)
+    # members per row and per column, kept up to date as lines go
+    counts = [np.bincount(keys[:, axis]) for axis in (0, 1)]
     changed = True
-    while changed and members:
+    while changed and alive.any():
         changed = False
         for axis in (0, 1):
-            idx = sorted({k[axis] for k in members})
-            if len(idx) <= 2:
+            lines = np.flatnonzero(counts[axis])
+            if len(lines) <= 2:
                 continue
-            counts = Counter(k[axis] for k in members)
-            for edge in (idx[0], idx[-1]):
-                if counts[edge] >= 0.5 * max(counts.values()):
+            most = counts[axis].max()
+            for edge in (lines[0], lines[-1]):
+                if counts[axis][edge] >= 0.5 * most:
                     continue  # not sparse: a line of the board
-                keys = [k for k in members if k[axis] == edge]
-                loose = statistics.median(members[k][0] for k in keys) > 0.1
-                if not seeds.intersection(keys) or loose or _foreign(members, keys):
-                    members = {k: b for k, b in members.items() if k[axis] != edge}
+                on = alive & (keys[:, axis] == edge)
+                loose = statistics.median(distance[on].tolist()) > 0.1
+                if not is_seed[on].any() or loose or _foreign(colours[alive & ~on], colours[on]):
+                    alive &= ~on
+                    counts[axis][edge] = 0
+                    other = keys[on, 1 - axis]
+                    counts[1 - axis] -= np.bincount(other, minlength=len(counts[1 - axis]))
                     changed = True
                     break
             if changed:
                 break
-    return members
+    kept = zip(members.items(), alive.tolist(), strict=True)
+    return {key: value for (key, value), keep in kept if keep}
 
 
 def _groups(blobs: list[Blob]) -> list[list[Blob]]:
@@ -715,7 +742,8 @@ def _best_lattice(work: np.ndarray) -> Lattice | None:
     regions: list[Regions] = []
     for stage, found in enumerate(candidate_stages(lab, regions)):
         blobs = _distinct(blobs + found)
-        lattices = [lat for lat in (_lattice_from(g, blobs) for g in _groups(blobs)) if lat]
+        pool = Pool(blobs)
+        lattices = [lat for lat in (_lattice_from(g, pool) for g in _groups(blobs)) if lat]
         if regions:
             lattices = [_grow_gapless(lat, lab, regions[0]) for lat in lattices]
         if best is not None:
@@ -1015,7 +1043,9 @@ def locate_board(image: np.ndarray) -> BoardLocation | NotFound:
     offset = np.zeros(2)
     if max(image.shape[:2]) > COARSE_SIDE and not _convincing(best):
         regions = [_around(best, scale, image.shape)] if best is not None else []
-        regions.append((0, 0, image.shape[1], image.shape[0]))
+        whole_image = (0, 0, image.shape[1], image.shape[0])
+        if whole_image not in regions:  # the box around may be the whole image already
+            regions.append(whole_image)
         for x0, y0, x1, y1 in regions:
             fine_work, fine_scale = _work_image(image[y0:y1, x0:x1], MAX_SIDE)
             fine = _best_lattice(fine_work)
