@@ -398,7 +398,7 @@ def _lattice_from(seed_group: list[Blob], pool: Pool) -> Lattice | None:
         return None
     homography = None
     for _ in range(3):
-        if len(np.unique(placed.keys[:, 0])) < 2 or len(np.unique(placed.keys[:, 1])) < 2:
+        if np.ptp(placed.keys[:, 0]) == 0 or np.ptp(placed.keys[:, 1]) == 0:
             return None  # a single row or column: not a board
         homography = _fit_homography(placed.keys[:, ::-1], pts[placed.won])
         before = placed
@@ -475,19 +475,20 @@ def _best_steps(pts: np.ndarray, size: float) -> tuple[np.ndarray, np.ndarray, n
     """
     n = len(pts)
     sample = np.linspace(0, n - 1, min(n, 40)).astype(int)
-    d = pts[None, :, :] - pts[sample][:, None, :]  # (proposals, blobs, 2)
-    dist = np.sqrt(np.square(d).sum(axis=-1))
+    # offsets from each proposing blob to every blob: (proposals, blobs), x and y apart
+    dx = pts[None, :, 0] - pts[sample, 0][:, None]
+    dy = pts[None, :, 1] - pts[sample, 1][:, None]
+    dist = np.sqrt(dx * dx + dy * dy)
     dist[np.arange(len(sample)), sample] = np.inf
     rows = np.arange(len(sample))
     steps = []
     ok = np.ones(len(sample), dtype=bool)
-    for axis in (0, 1):
-        along = np.abs(d[..., axis]) > 1.5 * np.abs(d[..., 1 - axis])
-        cand = np.where(along, dist, np.inf)
+    for along, across in ((dx, dy), (dy, dx)):
+        cand = np.where(np.abs(along) > 1.5 * np.abs(across), dist, np.inf)
         j = cand.argmin(axis=1)
         ok &= np.isfinite(cand[rows, j]) & (cand[rows, j] >= 0.7 * size)
-        step = d[rows, j]
-        step *= np.where(step[:, axis] > 0, 1.0, -1.0)[:, None]  # point right / down
+        step = np.column_stack([dx[rows, j], dy[rows, j]])
+        step *= np.where(along[rows, j] > 0, 1.0, -1.0)[:, None]  # point right / down
         steps.append(step)
     u, v = steps
     det = u[:, 0] * v[:, 1] - u[:, 1] * v[:, 0]
@@ -495,10 +496,14 @@ def _best_steps(pts: np.ndarray, size: float) -> tuple[np.ndarray, np.ndarray, n
     if not ok.any():
         return None
     safe = np.where(ok, det, 1.0)
-    inv = np.stack([np.stack([v[:, 1], -v[:, 0]], -1), np.stack([-u[:, 1], u[:, 0]], -1)], 1)
-    inv /= safe[:, None, None]
-    uv = inv[:, None, :, 0] * d[..., :1] + inv[:, None, :, 1] * d[..., 1:]  # inv @ d, per proposal
-    counts = (np.square(uv - np.round(uv)).sum(axis=-1) < 0.2**2).sum(axis=1)
+    # each proposal's lattice coordinates of every blob: inverse of [u v] times the offset
+    a, b = v[:, 1] / safe, -v[:, 0] / safe
+    c, d = -u[:, 1] / safe, u[:, 0] / safe
+    lu = a[:, None] * dx + b[:, None] * dy
+    lv = c[:, None] * dx + d[:, None] * dy
+    lu -= np.round(lu)
+    lv -= np.round(lv)
+    counts = (lu * lu + lv * lv < 0.2**2).sum(axis=1)
     counts[~ok] = -1
     best = int(np.argmax(counts))
     return u[best], v[best], pts[sample[best]]
