@@ -195,6 +195,10 @@ def test_learn_writes_a_look_to_the_models_folder(tmp_path):
     models = tmp_path / "looks"
     result = run("learn", path, "--cells", "101,010,110", "--name", "my game", "--models", models)
     assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines() == [
+        f"learned look 'my game' (lights read by colours, 3x3): {models / 'my-game.json'}",
+        "it reads 9 of 9 cells back",
+    ]
     saved = json.loads((models / "my-game.json").read_text())
     assert saved["name"] == "my game" and set(saved["prototypes"]) == {"0", "1"}
     detect = run("detect", path, "--json", "--models", models)

@@ -80,6 +80,29 @@ def test_issue3_learned_look_reads_another_capture_of_the_same_game(tmp_path):
     assert reading.cells.tolist() == expected_cells(check)
 
 
+def test_issue3_learn_a_chair_look_from_the_moon_legend_capture(tmp_path):
+    """boardsolve learn on the chair capture makes a bench look that reads it alone."""
+    from typer.testing import CliRunner
+
+    from vision_solver.cli import app
+
+    entry = next((e for e in ENTRIES if e["file"].startswith("AlanXue1997__")), None)
+    if entry is None:
+        pytest.skip("the moon legend capture is not available")
+    image = str(REAL / entry["file"])
+    cells = ",".join(entry["cells"])
+    args = ["learn", image, "--cells", cells, "--name", "my-chairs", "--models", str(tmp_path)]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert "(arrows read by benches, 3x6)" in result.stdout
+    assert "it reads 18 of 18 cells back" in result.stdout
+    learned = [look for look in load_looks(tmp_path) if look.name == "my-chairs"]
+    assert learned[0].object_colour is not None
+    reading = read_board(REAL / entry["file"], looks=learned)
+    assert reading.look == "my-chairs"
+    assert reading.cells.tolist() == expected_cells(entry)
+
+
 def test_looks_match_only_their_own_game(shipped_looks):
     """Each shipped look is picked for its own game's captures and for no other."""
     own = {"haiku-lights-off": "HaikuArchives__", "moon-legend": "AlanXue1997__"}

@@ -571,17 +571,22 @@ def learn(
 ) -> None:
     """Learn a new game look from one screenshot and its correct cells.
 
-    The look (cell colours per state) is saved to the user folder (or
-    --models DIR) and used from then on whenever a screenshot matches it.
+    The look (cell colours per state; for arrow boards whether the cells
+    carry glyphs or stand benches on grass, and the benches' colour) is saved
+    to the user folder (or --models DIR) and used from then on whenever a
+    screenshot matches it.  It then reads the screenshot back and says how
+    many cells it reads right.
 
     Example: boardsolve learn mygame.png --cells 0110,1001,1001,0110 --name mygame
     """
+    import numpy as np
+
     from .boardtext import parse_board
-    from .vision.classify import grid_features
+    from .vision.classify import learn_from_board
     from .vision.grid import find_grid
     from .vision.imageio import read_image
     from .vision.locate import locate_board
-    from .vision.looks import learn_look, save_look
+    from .vision.looks import save_look
 
     text = (
         Path(cells).read_text(encoding="utf-8")
@@ -600,12 +605,17 @@ def learn(
     if not location:
         fail(f"{image}: no board found ({location.reason})")
     grid = find_grid(picture, location, parsed.cells.shape)
-    features = grid_features(picture, grid)
-    look = learn_look(
-        features, parsed.cells, name, puzzle, "colours" if puzzle == "lights" else "glyphs"
-    )
+    look, read_back = learn_from_board(picture, grid, parsed.cells, name, puzzle)
     path = save_look(look, models)
-    typer.echo(f"learned look {name!r} ({puzzle}, {grid.rows}x{grid.cols}): {path}")
+    typer.echo(
+        f"learned look {name!r} ({puzzle} read by {look.reader}, {grid.rows}x{grid.cols}): {path}"
+    )
+    wrong = np.argwhere(read_back != parsed.cells)
+    typer.echo(f"it reads {parsed.cells.size - len(wrong)} of {parsed.cells.size} cells back")
+    if len(wrong):
+        listed = ", ".join(f"({r},{c})" for r, c in wrong[:10].tolist())
+        more = f" and {len(wrong) - 10} more" if len(wrong) > 10 else ""
+        typer.echo(f"warning: it misreads cells {listed}{more} (row, col from 0)")
 
 
 def main() -> None:

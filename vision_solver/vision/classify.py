@@ -15,7 +15,9 @@ Chair boards (moon legend): each bench is found as a colourful object on the
 grass, and its direction read from its silhouette: a bench seen end-on
 (turned left/right) is narrow, and its backrest is the side that rises
 higher; a bench seen from behind (up) hides its seat, one facing the camera
-(down) shows its seat in front of the backrest.
+(down) shows its seat in front of the backrest.  The benches' colour comes
+from the game's look, or else from the board itself: of the colours that
+stand out from the grass, the one whose benches read most surely.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ import numpy as np
 
 from .grid import Grid
 from .locate import far_from_chroma
-from .looks import Look, match_look, state_distances
+from .looks import Look, learn_look, match_look, state_distances
 
 CELL_PX = 32
 #: Glyphs are read at this many pixels a cell.
@@ -426,15 +428,58 @@ def bench_direction(
     return (2 if contrast > 0.6 else 0), confidence
 
 
+def _board_backdrop(image: np.ndarray, grid: Grid) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The board's mask (0/1), the image in Lab, and the board's commonest chroma (a, b)."""
+    board_mask = np.zeros(image.shape[:2], dtype=np.uint8)
+    cv2.fillConvexPoly(board_mask, np.round(grid.corners).astype(np.int32), 1)
+    lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB)
+    reference = np.median(lab[board_mask > 0][:, 1:].astype(np.float32), axis=0)
+    return board_mask, lab, reference
+
+
+def object_colours(image: np.ndarray, grid: Grid, k: int = 3) -> list[np.ndarray]:
+    """Candidate colours (Lab) of the objects standing on the board: benches.
+
+    The pixels of the board that stand out from its backdrop (the grass) are
+    benches, their shaded faces and shadows, and odd stones: their k-means
+    centres are the candidates, one of which is the benches' own colour.
+    """
+    board_mask, lab, reference = _board_backdrop(image, grid)
+    pixels = lab[(far_from_chroma(lab, reference) > 0) & (board_mask > 0)].astype(np.float32)
+    if len(pixels) < k:
+        return []
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.5)
+    cv2.setRNGSeed(0)
+    _, _, centres = cv2.kmeans(pixels, k, None, criteria, 3, cv2.KMEANS_PP_CENTERS)
+    return [np.round(centre.astype(np.float64), 1) for centre in centres]
+
+
 def read_benches(
     image: np.ndarray, grid: Grid, object_colour: np.ndarray | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Moon-legend benches: each cell's largest object read as a direction."""
+    """Moon-legend benches: each cell's object read as a direction.
+
+    Without a known ``object_colour`` (no look for the game), each candidate
+    of ``object_colours`` is tried, and so is any colour far from the
+    grass; the reading read with the most confidence wins.
+    """
+    reference = _board_backdrop(image, grid)[2]
+    if object_colour is not None:
+        return _read_benches_as(image, grid, reference, object_colour)
+    best = _read_benches_as(image, grid, reference, None)
+    for colour in object_colours(image, grid):
+        reading = _read_benches_as(image, grid, reference, colour)
+        if reading[1].mean() > best[1].mean():
+            best = reading
+    return best
+
+
+def _read_benches_as(
+    image: np.ndarray, grid: Grid, reference: np.ndarray, object_colour: np.ndarray | None
+) -> tuple[np.ndarray, np.ndarray]:
+    """``read_benches`` on grass of chroma ``reference`` (a, b), with benches of
+    ``object_colour`` (None: any colour far from the grass)."""
     rows, cols = grid.rows, grid.cols
-    board_mask = np.zeros(image.shape[:2], dtype=np.uint8)
-    cv2.fillConvexPoly(board_mask, np.round(grid.corners).astype(np.int32), 1)
-    lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB).astype(np.float32)
-    reference = np.median(lab[board_mask > 0][:, 1:], axis=0)
     cells = np.zeros((rows, cols), dtype=np.int64)
     confidence = np.zeros((rows, cols))
     h, w = image.shape[:2]
@@ -517,3 +562,39 @@ def read_cells(
             return CellReading("arrows", cells, confidence, "generic")
     cells, confidence = read_lights(features)
     return CellReading("lights", cells, confidence, "generic")
+
+
+def learn_from_board(
+    image: np.ndarray, grid: Grid, cells: np.ndarray, name: str, puzzle: str
+) -> tuple[Look, np.ndarray]:
+    """A look learned from one correctly labelled board, and that board read back with it.
+
+    Lights boards learn their cells' colours.  Arrow boards are read with
+    glyphs or as benches, whichever reads the labels better; benches learn
+    their colour: the candidate of ``object_colours`` that reads the labels
+    best (then with the most confidence).
+    """
+    cells = np.asarray(cells)
+    features = grid_features(image, grid)
+    if puzzle == "lights":
+        look = learn_look(features, cells, name, "lights", "colours")
+        return look, read_with_look(features, look)[0]
+    rows, cols = grid.rows, grid.cols
+    # (cells read right, glyphs first on a tie, mean confidence), reader, cells, colour
+    options: list[tuple[tuple[int, int, float], str, np.ndarray, np.ndarray | None]] = []
+    glyphs = cell_glyphs(grid.rectify(image, CELL_PX), rows, cols)
+    if glyphs is not None:
+        read, sure = read_glyphs(glyphs, rows, cols)
+        right = int((read == cells).sum())
+        options.append(((right, 1, float(sure.mean())), "glyphs", read, None))
+    reference = _board_backdrop(image, grid)[2]
+    for colour in object_colours(image, grid):
+        read, sure = _read_benches_as(image, grid, reference, colour)
+        right = int((read == cells).sum())
+        options.append(((right, 0, float(sure.mean())), "benches", read, colour))
+    if not options:  # neither glyphs nor objects on the cells: nothing reads them
+        return learn_look(features, cells, name, "arrows", "glyphs"), np.full_like(cells, -1)
+    _, reader, read_back, colour = max(options, key=lambda option: option[0])
+    look = learn_look(features, cells, name, "arrows", reader)
+    look.object_colour = colour
+    return look, read_back
