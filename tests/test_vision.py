@@ -87,6 +87,21 @@ def test_issue3_board_found_in_part_by_the_first_segmentation_is_read_whole(look
     assert reading.cells.tolist() == scene.cells.tolist()
 
 
+@pytest.mark.parametrize(("seed", "shape", "cell_px"), [(3, (16, 20), 33), (10, (20, 20), 36)])
+def test_issue3_board_whose_lower_tiles_carry_three_digit_numbers_is_read_whole(
+    seed, shape, cell_px
+):
+    """Numbers 100 and up cut a small tile's flat region into strips that are not cells.
+
+    The rows above them were a complete board of their own (the first 5 rows).
+    """
+    cells = np.random.default_rng(seed).integers(0, 2, shape)
+    scene = render_board(cells, "numbered", seed=seed, cell_px=cell_px, canvas=(1920, 1080))
+    reading = read_board(scene.image, looks=[])
+    assert reading.cells.tolist() == cells.tolist()
+    assert np.abs(reading.grid.corners - scene.corners).max() < 0.2 * cell_px
+
+
 @pytest.mark.parametrize(
     ("look", "seed"), [("arrow-squares", 1), ("arrow-squares", 3), ("terminal", 4)]
 )

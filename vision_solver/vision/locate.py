@@ -766,7 +766,12 @@ def _best_lattice(work: np.ndarray) -> Lattice | None:
                 best = max(tiles, key=lambda lat: lat.score)
         if best is not None:
             best.finer = _finer_hidden(best, blobs)
-        if stage < EARLY_STAGES and _complete_and_solid(best, lab) and not _runs_on(best, blobs):
+        if (
+            stage < EARLY_STAGES
+            and _complete_and_solid(best, lab)
+            and not _runs_on(best, blobs)
+            and not (regions and _pieces_run_on(best, lab, regions[0]))
+        ):
             break
     return best
 
@@ -871,7 +876,7 @@ def _grow_gapless(
     times more as it has more cells.
     """
     made_of_cells: dict[int, bool] = {}
-    palette: list[np.ndarray] = []
+    palette: list[np.ndarray] = []  # the state colours, once asked
 
     def whole_cells(label: int) -> bool:
         """``_union_of_cells``, asked once per region."""
@@ -880,14 +885,10 @@ def _grow_gapless(
         return made_of_cells[label]
 
     def state_colours() -> np.ndarray:
-        """The members' colours: the first one's, then the first one unlike it, ..."""
+        """``_state_colours``, worked out once."""
         if not palette:
-            left = _cell_colours(lattice, lab, list(lattice.members))
-            left = left[~np.isnan(left).any(axis=1)]
-            while len(left):
-                palette.append(left[0])
-                left = left[np.linalg.norm(left - left[0], axis=1) >= tolerance]
-        return np.array(palette).reshape(-1, 3)
+            palette.append(_state_colours(lattice, lab, tolerance))
+        return palette[0]
 
     def joins(cells: list[tuple[int, int]]) -> bool:
         """Every cell lies in a region of whole cells and has a state's colour."""
@@ -979,6 +980,70 @@ def _runs_on(lattice: Lattice, blobs: list[Blob]) -> bool:
         alike = np.min(np.linalg.norm(colours - np.array(blob.colour), axis=1)) < 15
         blocks += bool(fits and alike)
     return blocks >= 2
+
+
+def _state_colours(lattice: Lattice, lab: np.ndarray, tolerance: float = 14.0) -> np.ndarray:
+    """The members' colours, one of each: the first one's, then the first one unlike it, ..."""
+    left = _cell_colours(lattice, lab, list(lattice.members))
+    left = left[~np.isnan(left).any(axis=1)]
+    palette = []
+    while len(left):
+        palette.append(left[0])
+        left = left[np.linalg.norm(left - left[0], axis=1) >= tolerance]
+    return np.array(palette).reshape(-1, 3)
+
+
+def _pieces_run_on(
+    lattice: Lattice, lab: np.ndarray, regions: Regions, tolerance: float = 14.0
+) -> bool:
+    """True when the cells of a row or column just outside the lattice hold pieces of tiles.
+
+    A mark across a tile (a three-digit number) can cut its flat region into
+    strips that are not cell-shaped, so a board whose lower rows carry such
+    marks is found only down to them.  A line of the board beyond them
+    still holds, in (nearly) every cell, a flat region of a member's colour
+    that lies wholly inside the cell; a panel or a backdrop around a board
+    reaches past the cells.
+    """
+    (r0, r1), (c0, c1) = lattice.rows, lattice.cols
+    area = float(np.median(_cell_areas(lattice, list(lattice.members))))
+    x, y, w, h, n = (regions.stats[:, i] for i in range(5))
+    pieces = np.flatnonzero((n >= 0.04 * area) & (n <= area))
+    pieces = pieces[pieces > 0]  # not the unflat pixels
+    if not len(pieces):
+        return False
+    # the lattice cell (col, row) holding each piece's box, if one holds it whole
+    x0, y0, x1, y1 = x[pieces], y[pieces], x[pieces] + w[pieces], y[pieces] + h[pieces]
+    boxes = np.stack([x0, y0, x1, y0, x1, y1, x0, y1], axis=1).reshape(-1, 2).astype(np.float64)
+    uv = _apply(np.linalg.inv(lattice.homography), boxes).reshape(-1, 4, 2)
+    cell = np.round(uv.mean(axis=1))
+    whole = (np.abs(uv - cell[:, None, :]) <= 0.55).all(axis=(1, 2))
+    pieces, cell = pieces[whole], cell[whole].astype(np.int64)
+    col, row = cell[:, 0], cell[:, 1]
+    lines = (
+        (row == r0 - 1) & (col >= c0) & (col <= c1),
+        (row == r1 + 1) & (col >= c0) & (col <= c1),
+        (col == c0 - 1) & (row >= r0) & (row <= r1),
+        (col == c1 + 1) & (row >= r0) & (row <= r1),
+    )
+    lengths = (c1 - c0 + 1, c1 - c0 + 1, r1 - r0 + 1, r1 - r0 + 1)
+    palette = None
+    for on_line, length, along in zip(lines, lengths, (col, col, row, row), strict=True):
+        if len(np.unique(along[on_line])) < 0.8 * length:
+            continue  # most cells of the line hold no piece
+        if palette is None:
+            palette = _state_colours(lattice, lab, tolerance)
+        held = set()
+        for i, at in zip(pieces[on_line].tolist(), along[on_line].tolist(), strict=True):
+            if at in held:
+                continue
+            box = np.s_[y[i] : y[i] + h[i], x[i] : x[i] + w[i]]
+            colour = np.median(lab[box][regions.labels[box] == i].astype(np.float64), axis=0)
+            if len(palette) and np.linalg.norm(palette - colour, axis=1).min() < tolerance:
+                held.add(at)
+        if len(held) >= 0.8 * length:
+            return True
+    return False
 
 
 def _finer_hidden(lattice: Lattice, blobs: list[Blob]) -> bool:
