@@ -272,12 +272,11 @@ def candidate_stages(lab: np.ndarray, regions: list[Regions] | None = None) -> I
         cv2.convertScaleAbs(cv2.Sobel(lab, cv2.CV_16S, 1, 0, ksize=3)),
         cv2.convertScaleAbs(cv2.Sobel(lab, cv2.CV_16S, 0, 1, ksize=3)),
     )
-    channels = cv2.split(both)
-    grad = cv2.max(cv2.max(channels[0], channels[1]), channels[2])
-    flat = cv2.compare(grad, 12, cv2.CMP_LT)
+    # (flat in every channel: each one's |dx| + |dy| under the threshold)
+    flat = cv2.inRange(both, (0, 0, 0), (11, 11, 11))
     yield _components(flat, sums, "flat12", min_area, max_area, regions)
     # Regions that are flat only more loosely (gradients, soft shading).
-    flat = cv2.compare(grad, 30, cv2.CMP_LT)
+    flat = cv2.inRange(both, (0, 0, 0), (29, 29, 29))
     yield _components(flat, sums, "flat30", min_area, max_area)
     blobs = []
 
