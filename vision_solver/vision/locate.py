@@ -406,6 +406,13 @@ def _lattice_from(seed_group: list[Blob], pool: Pool) -> Lattice | None:
             return None
         if placed.same_as(before):
             break  # the same blobs on the same points: refitting changes nothing
+    # Blobs of a real board sit right on their lattice points; clutter that a
+    # fine lattice happens to catch is spread over the whole tolerance disc
+    # (at random, an eighth of it lies within 0.08 of a point).  A lattice with
+    # most of its blobs off their points is texture (grass), not a board.
+    precision = float(np.mean(placed.resid < 0.08))
+    if precision < 0.5:
+        return None
     # Take in blobs of any source that look like cells and sit on lattice points.
     pitch = float(np.sqrt(abs(np.linalg.det(basis))))
     fill = float(statistics.median(b.fill for b in seed_group))
@@ -433,9 +440,6 @@ def _lattice_from(seed_group: list[Blob], pool: Pool) -> Lattice | None:
     lengths = np.hypot(*u), np.hypot(*v)
     isotropy = min(lengths) / max(lengths)
     sine = abs(u[0] * v[1] - u[1] * v[0]) / (lengths[0] * lengths[1])
-    # Blobs of a real board sit right on their lattice points; clutter that a
-    # fine lattice happens to catch is spread over the whole tolerance disc.
-    precision = float(np.mean(placed.resid < 0.08))
     score = seeds_on * cover**2 * np.log1p(pitch) * isotropy * sine**2 * precision**2
     return Lattice(
         homography, members, (rows[0], rows[-1]), (cols[0], cols[-1]), float(score), len(seed_group)
