@@ -444,7 +444,12 @@ def object_colours(image: np.ndarray, grid: Grid, k: int = 3) -> list[np.ndarray
     benches, their shaded faces and shadows, and odd stones: their k-means
     centres are the candidates, one of which is the benches' own colour.
     """
-    board_mask, lab, reference = _board_backdrop(image, grid)
+    return _object_colours(*_board_backdrop(image, grid), k)
+
+
+def _object_colours(
+    board_mask: np.ndarray, lab: np.ndarray, reference: np.ndarray, k: int = 3
+) -> list[np.ndarray]:
     pixels = lab[(far_from_chroma(lab, reference) > 0) & (board_mask > 0)].astype(np.float32)
     if len(pixels) < k:
         return []
@@ -459,15 +464,15 @@ def read_benches(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Moon-legend benches: each cell's object read as a direction.
 
-    Without a known ``object_colour`` (no look for the game), each candidate
-    of ``object_colours`` is tried, and so is any colour far from the
-    grass; the reading read with the most confidence wins.
+    Without a known ``object_colour`` (no look for the game), the benches
+    are read as any colour far from the grass, and then as each candidate
+    of ``object_colours``: the most confident reading wins.
     """
-    reference = _board_backdrop(image, grid)[2]
+    board_mask, lab, reference = _board_backdrop(image, grid)
     if object_colour is not None:
         return _read_benches_as(image, grid, reference, object_colour)
     best = _read_benches_as(image, grid, reference, None)
-    for colour in object_colours(image, grid):
+    for colour in _object_colours(board_mask, lab, reference):
         reading = _read_benches_as(image, grid, reference, colour)
         if reading[1].mean() > best[1].mean():
             best = reading
@@ -477,8 +482,11 @@ def read_benches(
 def _read_benches_as(
     image: np.ndarray, grid: Grid, reference: np.ndarray, object_colour: np.ndarray | None
 ) -> tuple[np.ndarray, np.ndarray]:
-    """``read_benches`` on grass of chroma ``reference`` (a, b), with benches of
-    ``object_colour`` (None: any colour far from the grass)."""
+    """``read_benches`` with benches of ``object_colour`` on grass of chroma ``reference``.
+
+    ``reference`` is the grass's (a, b); with no ``object_colour``, any
+    colour far from the grass is a bench's.
+    """
     rows, cols = grid.rows, grid.cols
     cells = np.zeros((rows, cols), dtype=np.int64)
     confidence = np.zeros((rows, cols))
@@ -587,8 +595,8 @@ def learn_from_board(
         read, sure = read_glyphs(glyphs, rows, cols)
         right = int((read == cells).sum())
         options.append(((right, 1, float(sure.mean())), "glyphs", read, None))
-    reference = _board_backdrop(image, grid)[2]
-    for colour in object_colours(image, grid):
+    board_mask, lab, reference = _board_backdrop(image, grid)
+    for colour in _object_colours(board_mask, lab, reference):
         read, sure = _read_benches_as(image, grid, reference, colour)
         right = int((read == cells).sum())
         options.append(((right, 0, float(sure.mean())), "benches", read, colour))
