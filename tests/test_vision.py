@@ -50,6 +50,23 @@ def test_tilted_board_round_trips(look):
     assert reading.cells.tolist() == scene.cells.tolist()
 
 
+@pytest.mark.parametrize(
+    ("look", "seed"), [("arrow-squares", 2), ("arrow-squares", 3), ("numbered", 3)]
+)
+def test_issue3_far_rows_of_a_strongly_tilted_board_are_taken_in(look, seed):
+    """Seen at a slant, far cells look smaller than the seeds of the lattice.
+
+    They were left out as too small to be cells: the board was found
+    without its far rows.
+    """
+    puzzle = "arrows" if look.startswith("arrow") else "lights"
+    scene = random_scene(seed, puzzle=puzzle, look=look, tilt=0.3)
+    reading = read_board(scene.image, looks=[])
+    assert reading.cells.shape == scene.cells.shape
+    assert np.abs(reading.grid.corners - scene.corners).max() < 0.2 * _pitch(scene)
+    assert reading.cells.tolist() == scene.cells.tolist()
+
+
 @pytest.mark.parametrize(("seed", "tilt"), [(6, 0.0), (13, 0.0), (10, 0.2)])
 def test_issue3_arrows_that_reach_the_tile_edge_are_read(seed, tilt):
     """Arrows drawn across the whole tile touch the glyph window's edge: still glyphs."""

@@ -327,6 +327,24 @@ def _apply(homography: np.ndarray, uv: np.ndarray) -> np.ndarray:
     return pts[:, :2] / pts[:, 2:3]
 
 
+def _relative_scale(homography: np.ndarray, xy: np.ndarray, seeds: np.ndarray) -> np.ndarray:
+    """How large a cell looks at each pixel ``xy``, relative to the ``seeds`` (pixels).
+
+    A homography's local area scale is det(H) / w^3, w its third coordinate;
+    where w barely changes over the seeds (no perspective) every scale is 1.
+    """
+    inverse = np.linalg.inv(homography)
+
+    def third(points: np.ndarray) -> np.ndarray:
+        uv = _apply(inverse, points)
+        return uv @ homography[2, :2] + homography[2, 2]
+
+    at_seeds = np.abs(third(seeds))
+    if np.ptp(at_seeds) < 0.01 * np.median(at_seeds) or not len(xy):
+        return np.ones(len(xy))
+    return (np.median(at_seeds) / np.abs(third(xy))) ** 1.5
+
+
 @dataclass
 class Placement:
     """Points placed on a lattice: index of each point, its lattice (row, col), its distance."""
@@ -414,11 +432,14 @@ def _lattice_from(seed_group: list[Blob], pool: Pool) -> Lattice | None:
     if precision < 0.5:
         return None
     # Take in blobs of any source that look like cells and sit on lattice points.
+    # On a slanted board far cells look smaller: a blob's size is compared
+    # at the seeds' scale.
     pitch = float(np.sqrt(abs(np.linalg.det(basis))))
     fill = float(statistics.median(b.fill for b in seed_group))
+    seen_size = pool.size / _relative_scale(homography, pool.xy, pts[placed.won])
     lookalikes = np.flatnonzero(
-        (pool.size >= 0.7 * size)
-        & (pool.size <= max(1.25 * pitch, 1.5 * size))
+        (seen_size >= 0.7 * size)
+        & (seen_size <= max(1.25 * pitch, 1.5 * size))
         & (np.abs(pool.fill - fill) < 0.25)
     )
     extra = assign(pool.xy[lookalikes], homography, 0.18)
