@@ -327,21 +327,24 @@ def _apply(homography: np.ndarray, uv: np.ndarray) -> np.ndarray:
     return pts[:, :2] / pts[:, 2:3]
 
 
-def _relative_scale(homography: np.ndarray, xy: np.ndarray, seeds: np.ndarray) -> np.ndarray:
+def _relative_scale(homography: np.ndarray, xy: np.ndarray, seeds: np.ndarray) -> np.ndarray | None:
     """How large a cell looks at each pixel ``xy``, relative to the ``seeds`` (pixels).
 
-    A homography's local area scale is det(H) / w^3, w its third coordinate;
-    where w barely changes over the seeds (no perspective) every scale is 1.
+    A homography's local area scale is det(H) / w^3, w its third coordinate.
+    None where w barely changes over the seeds (no perspective: all the same).
     """
-    inverse = np.linalg.inv(homography)
+    try:
+        inverse = np.linalg.inv(homography)
+    except np.linalg.LinAlgError:
+        return None  # a degenerate fit: nothing to scale by
 
     def third(points: np.ndarray) -> np.ndarray:
         uv = _apply(inverse, points)
         return uv @ homography[2, :2] + homography[2, 2]
 
     at_seeds = np.abs(third(seeds))
-    if np.ptp(at_seeds) < 0.01 * np.median(at_seeds) or not len(xy):
-        return np.ones(len(xy))
+    if np.ptp(at_seeds) < 0.03 * np.median(at_seeds) or not len(xy):
+        return None
     return (np.median(at_seeds) / np.abs(third(xy))) ** 1.5
 
 
@@ -436,14 +439,33 @@ def _lattice_from(seed_group: list[Blob], pool: Pool) -> Lattice | None:
     # at the seeds' scale.
     pitch = float(np.sqrt(abs(np.linalg.det(basis))))
     fill = float(statistics.median(b.fill for b in seed_group))
-    seen_size = pool.size / _relative_scale(homography, pool.xy, pts[placed.won])
-    lookalikes = np.flatnonzero(
-        (seen_size >= 0.7 * size)
-        & (seen_size <= max(1.25 * pitch, 1.5 * size))
-        & (np.abs(pool.fill - fill) < 0.25)
-    )
-    extra = assign(pool.xy[lookalikes], homography, 0.18)
-    extra.won = lookalikes[extra.won]  # index the pool, not the look-alikes
+
+    def take_in(homography: np.ndarray) -> tuple[Placement, bool]:
+        """The look-alikes on the lattice points, and whether the board is slanted."""
+        # (a blob beyond a slanted lattice's horizon has no place on it: NaN)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            scale = _relative_scale(homography, pool.xy, pts[placed.won])
+            seen_size = pool.size if scale is None else pool.size / scale
+            lookalikes = np.flatnonzero(
+                (seen_size >= 0.7 * size)
+                & (seen_size <= max(1.25 * pitch, 1.5 * size))
+                & (np.abs(pool.fill - fill) < 0.25)
+            )
+            extra = assign(pool.xy[lookalikes], homography, 0.18)
+        extra.won = lookalikes[extra.won]  # index the pool, not the look-alikes
+        return extra, scale is not None
+
+    extra, slanted = take_in(homography)
+    # Fitted to the seeds alone, a slanted board's homography drifts off the
+    # far cells: refit it through the look-alikes too, while that takes in more.
+    for _ in range(2 if slanted else 0):
+        keys = np.concatenate([placed.keys, extra.keys])
+        pixels = np.concatenate([pts[placed.won], pool.xy[extra.won]])
+        refit = _fit_homography(keys[:, ::-1], pixels)
+        more, _ = take_in(refit)
+        if len(more.won) <= len(extra.won):
+            break
+        homography, extra = refit, more
     scored = placed.entries(seed_group)
     for key, value in extra.entries(pool.blobs).items():
         scored.setdefault(key, value)
