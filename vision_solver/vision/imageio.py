@@ -2,7 +2,8 @@
 
 Images come back as 8-bit BGR whatever the file held: 16-bit channels are
 scaled down, grey is expanded, and an alpha channel is composited over black
-(what most games draw behind transparent parts of their icons).
+(what most games draw behind transparent parts of their icons).  A JPEG is
+turned upright by its EXIF orientation.
 """
 
 from __future__ import annotations
@@ -51,7 +52,11 @@ def read_image(path: str | Path) -> np.ndarray:
         raise ImageError(f"{path}: cannot read ({exc.strerror})") from None
     if not data:
         raise ImageError(f"{path}: empty file")
-    image = cv2.imdecode(np.frombuffer(data, dtype=np.uint8), cv2.IMREAD_UNCHANGED)
+    # A JPEG (a phone's photo) may be stored sideways with an EXIF orientation
+    # tag: decode it upright, as a viewer shows it.  Other files keep their
+    # depth and alpha (IMREAD_UNCHANGED reads no orientation).
+    flags = cv2.IMREAD_COLOR if data.startswith(b"\xff\xd8") else cv2.IMREAD_UNCHANGED
+    image = cv2.imdecode(np.frombuffer(data, dtype=np.uint8), flags)
     if image is None or image.size == 0:
         raise ImageError(f"{path}: not an image, or truncated")
     if _truncated(data):
