@@ -195,6 +195,18 @@ def test_no_board_is_a_failure_with_a_reason():
     assert "no grid" in found.reason
 
 
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_issue3_noise_is_no_board(seed):
+    """Random pixels hold specks on some lattice, one that runs off the image.
+
+    That grid used to be read and solved as a board.
+    """
+    noise = np.random.default_rng(seed).integers(0, 256, (540, 960, 3)).astype(np.uint8)
+    found = locate_board(noise)
+    assert not found
+    assert "off the image" in found.reason
+
+
 def test_grid_geometry_is_consistent():
     h = np.array([[10.0, 0, 100], [0, 10.0, 50], [0, 0, 1]])
     grid = Grid(3, 4, h, np.array([[100, 50], [140, 50], [140, 80], [100, 80]], float))

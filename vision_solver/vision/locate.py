@@ -774,9 +774,14 @@ def _convincing(lattice: Lattice | None) -> bool:
         return False
     found = len(lattice.members) / (lattice.shape[0] * lattice.shape[1])
     pitch = _pitch(lattice)
-    if np.median([b.size for b in lattice.members.values()]) < 0.25 * pitch:
+    if _specks(lattice):
         return False  # specks (dots, glints) on a lattice: look closer before trusting it
     return (pitch >= MIN_PITCH and found >= 0.7) or (pitch >= 10 and found == 1.0)
+
+
+def _specks(lattice: Lattice) -> bool:
+    """True when the lattice's blobs are specks: far smaller than its cells."""
+    return bool(np.median([b.size for b in lattice.members.values()]) < 0.25 * _pitch(lattice))
 
 
 def _best_lattice(work: np.ndarray) -> Lattice | None:
@@ -1185,5 +1190,22 @@ def locate_board(image: np.ndarray) -> BoardLocation | NotFound:
     homography /= homography[2, 2]
     rows, cols = best.shape
     corners = _apply(homography, [[0, 0], [cols, 0], [cols, rows], [0, rows]])
+    off = _cells_off_image(corners, rows, cols, image.shape)
+    if off > 0.5 and _specks(best):
+        # Specks on a lattice that runs off the image are what texture (noise,
+        # foliage) makes up; a board's cells past the image could not be read.
+        return NotFound(f"the only grid found runs {off:.1f} cells off the image")
     cover = len(best.members) / (rows * cols)
     return BoardLocation(corners, homography, rows, cols, float(min(1.0, cover)))
+
+
+def _cells_off_image(corners: np.ndarray, rows: int, cols: int, shape: tuple[int, ...]) -> float:
+    """How far (in cells) the outline ``corners`` (TL, TR, BR, BL) reaches past the image."""
+    h, w = shape[:2]
+    x, y = corners[:, 0], corners[:, 1]
+    past = np.max([-x, x - w, -y, y - h], axis=0)  # pixels past the edge, per corner
+    # each corner's own cell size: its two edges, over their cells
+    to_next = np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1)  # top, right, ...
+    to_previous = np.roll(to_next, 1)  # left, top, right, bottom
+    cell = (to_next / [cols, rows, cols, rows] + to_previous / [rows, cols, rows, cols]) / 2
+    return float(max(0.0, np.max(past / cell)))
