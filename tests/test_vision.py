@@ -273,7 +273,9 @@ def _chairs_scene(seed):
 def test_issue3_benches_are_read_with_their_colour_found_on_the_board():
     """Without a look, the benches' colour is found on the board (the most sure reading).
 
-    Reading any colour far from the grass as a bench got 83% of these cells.
+    Reading any colour far from the grass as a bench got 83% of these cells;
+    with the colour found, 93%; and with benches seen in front (their seat
+    showing, so taller) no longer taken for end-on ones, 97%.
     """
     from vision_solver.vision.classify import read_cells
 
@@ -283,7 +285,7 @@ def test_issue3_benches_are_read_with_their_colour_found_on_the_board():
         reading = read_cells(image, grid, "arrows", looks=[])
         right += int((reading.cells == cells).sum())
         total += cells.size
-    assert right / total >= 0.9
+    assert right / total >= 0.95
 
 
 def test_issue3_learn_a_chair_look_from_one_labelled_board():
@@ -301,4 +303,4 @@ def test_issue3_learn_a_chair_look_from_one_labelled_board():
         assert reading.look == "my-chairs"
         right += int((reading.cells == cells).sum())
         total += cells.size
-    assert right / total >= 0.9
+    assert right / total >= 0.95

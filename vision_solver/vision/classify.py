@@ -340,6 +340,12 @@ def looks_like_glyphs(glyphs: list[Glyph]) -> bool:
 
 # --- chairs -----------------------------------------------------------------------------------
 
+#: A bench seen end-on (turned left or right) is narrower than this, width over
+#: height; one seen from behind or in front is wider.  Measured: end-on 0.8-1.0
+#: in the moon legend capture and 0.4-0.6 in the renderer's scenes; from
+#: behind 1.5-3.5 and 2.2-2.9; in front (seat showing, so taller) 1.4-1.8.
+END_ON_ASPECT = 1.2
+
 
 def _salient(
     image: np.ndarray, reference: np.ndarray, object_colour: np.ndarray | None = None
@@ -397,7 +403,7 @@ def bench_direction(
     width = xs.max() - xs.min() + 1
     height = ys.max() - ys.min() + 1
     aspect = width / height
-    if aspect < 1.45:
+    if aspect < END_ON_ASPECT:
         if whole is not None:
             mask = whole
             ys, xs = np.nonzero(mask)
@@ -411,7 +417,8 @@ def bench_direction(
         right = tops[int(np.ceil(mid)) : xs.max() + 1]
         left_top, right_top = np.min(left), np.min(right)
         gap = abs(left_top - right_top) / height
-        confidence = float(np.clip(gap * 4, 0.2, 1.0)) * float(np.clip((1.45 - aspect) * 3, 0.3, 1))
+        narrow = float(np.clip((END_ON_ASPECT - aspect) * 3, 0.3, 1))
+        confidence = float(np.clip(gap * 4, 0.2, 1.0)) * narrow
         # backrest on the west side -> the sitter faces east (right)
         return (1 if left_top < right_top else 3), confidence
     # Seen from behind or in front: a bench facing the camera shows its lit seat
@@ -424,7 +431,7 @@ def bench_direction(
         return 0, 0.3
     contrast = (lower.mean() - upper.mean()) / max(gray[mask > 0].std(), 1.0)
     sureness = float(np.clip(0.5 + abs(contrast - 0.6), 0.3, 1.0))
-    confidence = sureness * float(np.clip((aspect - 1.45) * 3, 0.3, 1))
+    confidence = sureness * float(np.clip((aspect - END_ON_ASPECT) * 3, 0.3, 1))
     return (2 if contrast > 0.6 else 0), confidence
 
 
