@@ -203,3 +203,46 @@ def test_learn_writes_a_look_to_the_models_folder(tmp_path):
     assert saved["name"] == "my game" and set(saved["prototypes"]) == {"0", "1"}
     detect = run("detect", path, "--json", "--models", models)
     assert json.loads(detect.stdout)["cells"] == [[1, 0, 1], [0, 1, 0], [1, 1, 0]]
+
+
+def _chairs_capture(tmp_path):
+    """A rendered chairs board under a steep camera (one the locate stage misses)."""
+    rng = np.random.default_rng(3)
+    cells = rng.integers(0, 4, (int(rng.integers(3, 6)), int(rng.integers(3, 7))))
+    scene = render_board(cells, "chairs", seed=3, cell_px=int(rng.integers(80, 120)))
+    path = tmp_path / "chairs.png"
+    cv2.imwrite(str(path), scene.image)
+    corners = " ".join(f"{x:.0f},{y:.0f}" for x, y in scene.corners)
+    return path, cells, scene.corners, corners
+
+
+def test_issue3_board_placed_by_hand_with_corners(tmp_path):
+    path, cells, true_corners, corners = _chairs_capture(tmp_path)
+    rows, cols = cells.shape
+    size = f"{rows}x{cols}"
+    result = run("detect", path, "--puzzle", "moon-legend", "--size", size, "--corners", corners)
+    assert result.exit_code == 0, result.output
+    result = run(
+        "detect", path, "-p", "moon-legend", "--size", size, "--corners", corners, "--json"
+    )
+    board = json.loads(result.stdout)
+    assert (board["rows"], board["cols"]) == (rows, cols)
+    pitch = np.linalg.norm(true_corners[1] - true_corners[0]) / cols
+    assert np.abs(np.array(board["corners"]) - true_corners).max() < 0.2 * pitch
+    assert (np.array(board["cells"]) == cells).sum() >= cells.size - 2
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--corners", "1,2 3,4 5,6"], "expected four x,y points"),
+        (["--corners", "10,10 90,10 90,90 10,90"], "needs --size"),
+        (["--corners", "10,10 10,90 90,90 90,10", "--size", "2x2"], "clockwise"),
+    ],
+)
+def test_bad_corners_one_error_line(shot, extra, message):
+    result = run(shot, *extra)
+    assert result.exit_code == 2
+    assert result.stderr.count("\n") == 1
+    assert result.stderr.startswith("Error: ") and message in result.stderr
+    assert not (shot.parent / "shot.solved.png").exists()

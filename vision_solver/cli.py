@@ -302,6 +302,14 @@ ImagePuzzleOption = Annotated[
 SizeOption = Annotated[
     str | None, typer.Option("--size", help="Board size RxC, if detection miscounts (e.g. 5x5).")
 ]
+CornersOption = Annotated[
+    str | None,
+    typer.Option(
+        "--corners",
+        help="The board's outer corners by hand, if it is not found: 'x,y x,y x,y x,y' "
+        "(top-left, top-right, bottom-right, bottom-left, image pixels); needs --size.",
+    ),
+]
 ModelsOption = Annotated[
     Path | None,
     typer.Option("--models", help="Folder of learned looks (default: the user data folder)."),
@@ -331,6 +339,22 @@ def _parse_set(items: list[str] | None) -> list[tuple[int, int, int]]:
     return out
 
 
+def _parse_corners(text: str | None) -> list[list[float]] | None:
+    """``"x,y x,y x,y x,y"`` -> four [x, y] points; one Error line otherwise."""
+    if text is None:
+        return None
+    try:
+        points = [[float(v) for v in point.split(",")] for point in text.replace(";", " ").split()]
+        if len(points) != 4 or any(len(point) != 2 for point in points):
+            raise ValueError
+    except ValueError:
+        fail(
+            f"--corners {text!r}: expected four x,y points (top-left, top-right, "
+            "bottom-right, bottom-left), e.g. --corners '120,80 520,80 520,480 120,480'"
+        )
+    return points
+
+
 def _format_cells(cells: Any, puzzle: str) -> str:
     from .boardtext import format_grid
 
@@ -343,22 +367,37 @@ def _read(
     size: str | None,
     models: Path | None,
     corrections: list[str] | None,
+    corners: str | None = None,
 ) -> tuple[Any, Any]:
     """Image and board reading, or one Error line."""
+    import numpy as np
+
     from .vision.grid import parse_size
     from .vision.imageio import read_image
     from .vision.looks import load_looks
     from .vision.pipeline import read_board
 
+    points = _parse_corners(corners)
+    if points is not None and size is None:
+        fail("--corners needs --size RxC too (the board's rows and columns)")
     try:
         looks = load_looks(models)
         image = read_image(image_path)
-        reading = read_board(image, puzzle, size=parse_size(size) if size else None, looks=looks)
+        reading = read_board(
+            image,
+            puzzle,
+            size=parse_size(size) if size else None,
+            looks=looks,
+            corners=None if points is None else np.array(points),
+        )
         return image, reading.with_corrections(_parse_set(corrections))
     except BoardSolveError as exc:
         message = str(exc)
         if type(exc).__name__ == "BoardNotFound":
-            message = f"{image_path}: no board found ({message})"
+            message = (
+                f"{image_path}: no board found ({message}); "
+                "--size RxC with --corners places it by hand"
+            )
         fail(message)
 
 
@@ -385,6 +424,7 @@ def image_command(
         ),
     ] = None,
     size: SizeOption = None,
+    corners: CornersOption = None,
     set_cells: SetOption = None,
     models: ModelsOption = None,
     turn: TurnOption = Turn.cw,
@@ -403,7 +443,7 @@ def image_command(
     from .vision.pipeline import rule_for, solve_image
 
     target = _overlay_path(image, out)
-    picture, reading = _read(image, puzzle.value, size, models, set_cells)
+    picture, reading = _read(image, puzzle.value, size, models, set_cells, corners)
     try:
         rule = rule_for(reading, puzzle.value, turn=turn.value)
         answer = solve_image(picture, reading, rule)
@@ -462,6 +502,7 @@ def detect(
     image: Annotated[str, typer.Argument(help="Screenshot to read.")],
     puzzle: ImagePuzzleOption = ImagePuzzle.auto,
     size: SizeOption = None,
+    corners: CornersOption = None,
     models: ModelsOption = None,
     json_output: JsonOption = False,
 ) -> None:
@@ -469,7 +510,7 @@ def detect(
 
     Example: boardsolve detect fixtures/screenshot_lights.png --json
     """
-    _, reading = _read(image, puzzle.value, size, models, None)
+    _, reading = _read(image, puzzle.value, size, models, None, corners)
     if json_output:
         typer.echo(json.dumps(reading.to_dict()))
         return
@@ -567,6 +608,14 @@ def learn(
         ),
     ],
     name: Annotated[str, typer.Option("--name", help="Name of the new look.")],
+    corners: Annotated[
+        str | None,
+        typer.Option(
+            "--corners",
+            help="The board's outer corners by hand, if it is not found: 'x,y x,y x,y x,y' "
+            "(top-left, top-right, bottom-right, bottom-left, image pixels).",
+        ),
+    ] = None,
     models: ModelsOption = None,
 ) -> None:
     """Learn a new game look from one screenshot and its correct cells.
@@ -585,7 +634,7 @@ def learn(
     from .vision.classify import learn_from_board
     from .vision.grid import find_grid
     from .vision.imageio import read_image
-    from .vision.locate import locate_board
+    from .vision.locate import board_at, locate_board
     from .vision.looks import save_look
 
     text = (
@@ -601,9 +650,16 @@ def learn(
     puzzle = "arrows" if parsed.notation in ("arrows", "letters") else "lights"
     if puzzle == "lights" and parsed.cells.max() > 1:
         fail("--cells: a lights board holds 0 and 1 only")
-    location = locate_board(picture)
-    if not location:
-        fail(f"{image}: no board found ({location.reason})")
+    points = _parse_corners(corners)
+    if points is not None:
+        try:
+            location = board_at(np.array(points), *parsed.cells.shape)
+        except BoardSolveError as exc:
+            fail(str(exc))
+    else:
+        location = locate_board(picture)
+        if not location:
+            fail(f"{image}: no board found ({location.reason}); --corners places it by hand")
     grid = find_grid(picture, location, parsed.cells.shape)
     look, read_back = learn_from_board(picture, grid, parsed.cells, name, puzzle)
     path = save_look(look, models)

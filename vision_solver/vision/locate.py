@@ -25,6 +25,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from ..errors import BoardInputError
+
 #: First look at images scaled so their longer side is at most this (speed) ...
 COARSE_SIDE = 800
 #: ... and again, finer, when the cells found there are smaller than MIN_PITCH.
@@ -1197,6 +1199,31 @@ def locate_board(image: np.ndarray) -> BoardLocation | NotFound:
         return NotFound(f"the only grid found runs {off:.1f} cells off the image")
     cover = len(best.members) / (rows * cols)
     return BoardLocation(corners, homography, rows, cols, float(min(1.0, cover)))
+
+
+def board_at(corners: np.ndarray, rows: int, cols: int) -> BoardLocation:
+    """The board whose outer corners (TL, TR, BR, BL, image pixels) are given, of rows x cols.
+
+    For boards the locate stage cannot find: the corners come from the user.
+    BoardInputError when they are not four points going clockwise round a
+    convex quadrilateral.
+    """
+    corners = np.asarray(corners, dtype=np.float64)
+    if corners.shape != (4, 2) or not np.all(np.isfinite(corners)):
+        raise BoardInputError(f"corners must be four (x, y) points, not shape {corners.shape}")
+    edges = np.roll(corners, -1, axis=0) - corners
+    turns = (
+        edges[:, 0] * np.roll(edges, -1, axis=0)[:, 1]
+        - edges[:, 1] * np.roll(edges, -1, axis=0)[:, 0]
+    )
+    if not np.all(turns > 0):
+        raise BoardInputError(
+            "corners must go clockwise round the board from its top-left "
+            "(top-left, top-right, bottom-right, bottom-left), as a convex outline"
+        )
+    square = np.float64([[0, 0], [cols, 0], [cols, rows], [0, rows]])
+    homography = cv2.getPerspectiveTransform(square.astype(np.float32), corners.astype(np.float32))
+    return BoardLocation(corners, homography / homography[2, 2], rows, cols, 1.0)
 
 
 def _cells_off_image(corners: np.ndarray, rows: int, cols: int, shape: tuple[int, ...]) -> float:

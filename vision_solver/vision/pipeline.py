@@ -19,7 +19,7 @@ from ..solve import Solution, likeliest_misreads, solve
 from .classify import CellReading, read_cells
 from .grid import Grid, find_grid
 from .imageio import read_image
-from .locate import locate_board
+from .locate import board_at, locate_board
 from .looks import Look, load_looks
 from .overlay import Marks, draw_overlay
 
@@ -90,10 +90,13 @@ def read_board(
     *,
     size: tuple[int, int] | None = None,
     looks: list[Look] | None = None,
+    corners: np.ndarray | None = None,
 ) -> BoardReading:
     """Find and read the board in an image (a BGR array or a file path).
 
     ``puzzle`` is ``auto``, ``lights`` or ``arrows`` (or a preset name).
+    ``corners`` (TL, TR, BR, BL in image pixels, with ``size``) place the
+    board by hand where the locate stage does not find it.
     Raises ``BoardNotFound`` (with the reason) or ``ImageError``.
     """
     if not isinstance(image, np.ndarray):
@@ -101,9 +104,14 @@ def read_board(
     kind = PUZZLE_KIND.get(puzzle, puzzle)
     if kind not in ("auto", "lights", "arrows"):
         raise BoardInputError(f"puzzle must be auto, lights or arrows, not {puzzle!r}")
-    location = locate_board(image)
-    if not location:
-        raise BoardNotFound(location.reason)
+    if corners is not None:
+        if size is None:
+            raise BoardInputError("corners need the board's size (rows x cols) as well")
+        location = board_at(corners, *size)
+    else:
+        location = locate_board(image)
+        if not location:
+            raise BoardNotFound(location.reason)
     grid = find_grid(image, location, size)
     reading: CellReading = read_cells(
         image, grid, kind, looks if looks is not None else load_looks()
