@@ -125,12 +125,12 @@ def fit_tiles(image: np.ndarray, grid: Grid, cell_px: int | None = None) -> Grid
     every cell shares.  Its bounding box gives the tile size, and its centre
     the small shift (from blob centroids biased by marks) to put right.
     ``cell_px`` is the size each cell is sampled at: 48 pixels, 32 on boards
-    of more than 144 cells and 24 on boards of more than 256 (there are then
+    of more than 144 cells and 16 on boards of more than 256 (there are then
     enough of them to average, and their cells are small on screen anyway).
     """
     if cell_px is None:
         count = grid.rows * grid.cols
-        cell_px = 48 if count <= 144 else 32 if count <= 256 else 24
+        cell_px = 48 if count <= 144 else 32 if count <= 256 else 16
     magnitude = _edges(image, grid, cell_px).reshape(grid.rows, cell_px, grid.cols, cell_px)
     mean_cell = magnitude.mean(axis=(0, 2))
     strong = (mean_cell > 0.4 * mean_cell.max()).astype(np.uint8)
