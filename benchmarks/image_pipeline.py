@@ -46,7 +46,7 @@ def main() -> None:
     target = workdir / "shot.solved.png"
     print(
         f"{'screenshot (1920x1080)':36s} {'decode+encode':>14s} {'end to end':>11s} "
-        f"{'ratio':>6s} {'command':>9s}"
+        f"{'ratio':>7s} {'command':>9s}"
     )
     for name, (look, shape, cell_px) in SCENES.items():
         states = 4 if look.startswith("arrow") else 2
@@ -82,7 +82,7 @@ def main() -> None:
         )
         print(
             f"{name:36s} {t_floor * 1000:11.0f} ms {t_e2e * 1000:8.0f} ms "
-            f"{t_e2e / t_floor:5.1f}x {t_cmd * 1000:6.0f} ms"
+            f"{t_e2e / t_floor:6.2f}x {t_cmd * 1000:6.0f} ms"
         )
     shutil.rmtree(workdir, ignore_errors=True)
 
