@@ -307,7 +307,8 @@ CornersOption = Annotated[
     typer.Option(
         "--corners",
         help="The board's outer corners by hand, if it is not found: 'x,y x,y x,y x,y' "
-        "(top-left, top-right, bottom-right, bottom-left, image pixels); needs --size.",
+        "(top-left, top-right, bottom-right, bottom-left, image pixels), with the "
+        "board's size.",
     ),
 ]
 ModelsOption = Annotated[
@@ -608,14 +609,7 @@ def learn(
         ),
     ],
     name: Annotated[str, typer.Option("--name", help="Name of the new look.")],
-    corners: Annotated[
-        str | None,
-        typer.Option(
-            "--corners",
-            help="The board's outer corners by hand, if it is not found: 'x,y x,y x,y x,y' "
-            "(top-left, top-right, bottom-right, bottom-left, image pixels).",
-        ),
-    ] = None,
+    corners: CornersOption = None,
     models: ModelsOption = None,
 ) -> None:
     """Learn a new game look from one screenshot and its correct cells.
