@@ -206,7 +206,7 @@ def test_learn_writes_a_look_to_the_models_folder(tmp_path):
 
 
 def _chairs_capture(tmp_path):
-    """A rendered chairs board under a steep camera (one the locate stage misses)."""
+    """A rendered chairs board under a steep camera."""
     rng = np.random.default_rng(3)
     cells = rng.integers(0, 4, (int(rng.integers(3, 6)), int(rng.integers(3, 7))))
     scene = render_board(cells, "chairs", seed=3, cell_px=int(rng.integers(80, 120)))

@@ -5,9 +5,11 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from vision_solver.vision.grid import Grid, align_cells, find_grid, parse_size
-from vision_solver.vision.locate import locate_board
+from vision_solver.vision.locate import MAX_FRAMED_CELLS, _count_along, locate_board
 from vision_solver.vision.looks import learn_look
 from vision_solver.vision.pipeline import read_board
 from vision_solver.vision.render import random_scene, render_board
@@ -288,6 +290,49 @@ def test_issue3_benches_are_read_with_their_colour_found_on_the_board():
     assert right / total >= 0.95
 
 
+def _framed_chairs(seed):
+    """A rendered chairs board (3..6 x 3..7 cells) in its paved frame, as a user would meet it."""
+    rng = np.random.default_rng(seed)
+    cells = rng.integers(0, 4, (int(rng.integers(3, 7)), int(rng.integers(3, 8))))
+    return render_board(cells, "chairs", seed=seed, cell_px=int(rng.integers(70, 130)))
+
+
+@pytest.mark.parametrize("seed", [0, 3, 8, 9])
+def test_issue3_chair_board_in_its_frame_is_found_and_read_without_a_look(seed):
+    """Benches of different turns are blobs of different shapes, so no lattice
+    of look-alikes holds the board.  Its frame gives the outline, and the
+    benches inside count the rows and columns.
+
+    Before, seeds 0 and 3 were "no board found", seed 8 was a lattice of grass
+    specks over the whole image, and seed 9 lost a column.  ``auto`` read
+    such a board (found by hand) as lights: it is now read as directions
+    because every cell holds one object on grass.
+    """
+    scene = _framed_chairs(seed)
+    location = locate_board(scene.image)
+    assert location and (location.rows, location.cols) == scene.cells.shape
+    assert np.abs(location.corners - scene.corners).max() < 0.05 * _pitch(scene)
+    reading = read_board(scene.image, "auto", looks=[])
+    assert reading.puzzle == "arrows"
+    assert np.abs(reading.grid.corners - scene.corners).max() < 0.05 * _pitch(scene)
+    assert int((reading.cells == scene.cells).sum()) >= scene.cells.size - 1
+
+
+def test_a_frame_with_nothing_in_it_is_no_board():
+    """The frame alone gives no rows or columns: without objects it is not a board."""
+    image = np.full((600, 800, 3), (60, 140, 70), np.uint8)
+    noise = np.random.default_rng(0).normal(0, 12, image.shape)
+    image = np.clip(image + noise, 0, 255).astype(np.uint8)
+    cv2.polylines(
+        image,
+        [np.int32([[200, 150], [600, 150], [680, 500], [120, 500]])],
+        True,
+        (128, 128, 128),
+        12,
+    )
+    assert not locate_board(image)
+
+
 def test_issue3_learn_a_chair_look_from_one_labelled_board():
     """learn_from_board picks the bench reader and the colour that reads the labels best."""
     from vision_solver.vision.classify import learn_from_board, read_cells
@@ -304,3 +349,26 @@ def test_issue3_learn_a_chair_look_from_one_labelled_board():
         right += int((reading.cells == cells).sum())
         total += cells.size
     assert right / total >= 0.95
+
+
+# --- counting the cells of a framed board ------------------------------------------------------
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    count=st.integers(2, MAX_FRAMED_CELLS),
+    offset=st.floats(-0.3, 0.3),
+    per_cell=st.integers(1, 6),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_count_along_finds_the_cells_whatever_the_common_offset(count, offset, per_cell, seed):
+    """Objects near their cells' centres, all shifted alike (3-D objects stand up
+    from their cell): the count comes back, never a multiple or a divisor of it."""
+    rng = np.random.default_rng(seed)
+    cells = np.repeat(np.arange(count), per_cell)
+    jitter = rng.uniform(-0.08, 0.08, len(cells))
+    positions = (cells + 0.5 + offset + jitter) / count
+    found = _count_along(positions)
+    assert found is not None
+    assert found[0] == count
+    assert abs(found[1] - offset) < 0.1

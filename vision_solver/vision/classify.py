@@ -472,18 +472,20 @@ def read_benches(
     """Moon-legend benches: each cell's object read as a direction.
 
     Without a known ``object_colour`` (no look for the game), the benches
-    are read as any colour far from the grass, and then as each candidate
-    of ``object_colours``: the most confident reading wins.
+    are read as each candidate of ``object_colours``: the most confident
+    reading wins.  Only when there is no candidate is any colour far from the
+    grass a bench's: that takes in their shadows too, and on 40 renderer
+    boards it read 741 of 771 cells where the candidates alone read 746.
     """
     board_mask, lab, reference = _board_backdrop(image, grid)
     if object_colour is not None:
         return _read_benches_as(image, grid, reference, object_colour)
-    best = _read_benches_as(image, grid, reference, None)
+    best = None
     for colour in _object_colours(board_mask, lab, reference):
         reading = _read_benches_as(image, grid, reference, colour)
-        if reading[1].mean() > best[1].mean():
+        if best is None or reading[1].mean() > best[1].mean():
             best = reading
-    return best
+    return best if best is not None else _read_benches_as(image, grid, reference, None)
 
 
 def _read_benches_as(
@@ -539,6 +541,42 @@ def _read_benches_as(
     return cells, confidence
 
 
+#: Objects on grass: the backdrop's texture (median |Laplacian| of L*, 0..255,
+#: at 32 px a cell) is at least this; flat tiles measure 0 to 16 ...
+GRASS_TEXTURE = 20.0
+#: ... and this share of the cells holds an object that covers 3 to 60% of it.
+HELD_CELLS = 0.9
+
+
+def objects_on_grass(image: np.ndarray, grid: Grid, features: np.ndarray | None = None) -> bool:
+    """True when every cell holds one object on a textured backdrop: benches on grass.
+
+    Lights boards are tiles: a cell is wholly one state, its colour flat (or
+    a lit cell stands out whole from the unlit ones).  A chair board is grass
+    in every cell with a bench standing on it.  The cells' features, when
+    given, skip most tile boards at once: grass is the middle of most cells
+    (of all but those whose bench stands over it), so most share one colour,
+    and no cell is flat.
+    """
+    if features is not None:
+        chroma = features[..., 1:3].reshape(-1, 2)
+        spread = np.linalg.norm(chroma - np.median(chroma, axis=0), axis=1)
+        if np.mean(spread < 12.0) < 0.6 or np.mean(features[..., 3] >= 5.0) < HELD_CELLS:
+            return False  # cells of two colours (half lit), or flat ones: tiles
+    board = grid.rectify(image, CELL_PX)
+    lab = cv2.cvtColor(board, cv2.COLOR_BGR2LAB)
+    reference = np.median(lab[:, :, 1:].reshape(-1, 2).astype(np.float32), axis=0)
+    objects = far_from_chroma(lab, reference)
+    backdrop = objects == 0
+    if not backdrop.any():
+        return False
+    roughness = np.abs(cv2.Laplacian(lab[:, :, 0], cv2.CV_32F, ksize=3))
+    if float(np.median(roughness[backdrop])) < GRASS_TEXTURE:
+        return False
+    share = objects.reshape(grid.rows, CELL_PX, grid.cols, CELL_PX).mean(axis=(1, 3))
+    return bool(np.mean((share > 0.03) & (share < 0.6)) >= HELD_CELLS)
+
+
 def read_cells(
     image: np.ndarray, grid: Grid, puzzle: str = "auto", looks: list[Look] | None = None
 ) -> CellReading:
@@ -572,7 +610,7 @@ def read_cells(
         if glyphs is not None and (puzzle == "arrows" or looks_like_glyphs(glyphs)):
             cells, confidence = read_glyphs(glyphs, rows, cols)
             return CellReading("arrows", cells, confidence, "generic")
-        if puzzle == "arrows":
+        if puzzle == "arrows" or objects_on_grass(image, grid, features):
             cells, confidence = read_benches(image, grid)
             return CellReading("arrows", cells, confidence, "generic")
     cells, confidence = read_lights(features)

@@ -224,6 +224,8 @@ def find_grid(
         to_old = np.diag([location.cols / cols, location.rows / rows, 1.0])
         homography = location.homography @ to_old
         grid = Grid(rows, cols, homography / homography[2, 2], location.corners)
+    if location.framed:
+        return grid  # the frame's edge is the board's: no tiles to place it by
     grid = fit_tiles(image, grid)
     if _tilt(grid) > 0.05:  # a tilted board: place every cell by its own tile
         grid = align_cells(image, grid)

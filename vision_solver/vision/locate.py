@@ -16,6 +16,7 @@ settles the rows and columns.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import statistics
 from collections import Counter
@@ -99,6 +100,7 @@ class BoardLocation:
     rows: int
     cols: int
     confidence: float
+    framed: bool = False  # the outline is a frame's inner edge: the grid stage keeps it
 
     def __bool__(self) -> bool:
         return True
@@ -248,6 +250,13 @@ def far_from_chroma(lab: np.ndarray, reference: np.ndarray) -> np.ndarray:
     return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
 
 
+def _commonest_chroma(lab: np.ndarray) -> np.ndarray:
+    """The median chroma (a, b) of a Lab image: the colour of its backdrop (grass)."""
+    h, w = lab.shape[:2]
+    sample = lab.reshape(-1, 3)[:: max(1, h * w // 20000)]
+    return np.median(sample[:, 1:], axis=0)
+
+
 def candidate_stages(lab: np.ndarray, regions: list[Regions] | None = None) -> Iterator[list[Blob]]:
     """Cell-like blobs of a Lab work image, cheapest segmentation first.
 
@@ -291,9 +300,8 @@ def candidate_stages(lab: np.ndarray, regions: list[Regions] | None = None) -> I
 
     # 3. Colourful objects on a textured backdrop (benches on grass): pixels far
     # from the image's commonest chroma, smoothed so texture speckle drops out.
-    sample = lab.reshape(-1, 3)[:: max(1, h * w // 20000)]
-    reference = np.median(sample[:, 1:], axis=0)
-    blobs += _components(far_from_chroma(lab, reference), sums, "salient", min_area, max_area)
+    salient = far_from_chroma(lab, _commonest_chroma(lab))
+    blobs += _components(salient, sums, "salient", min_area, max_area)
 
     # 4. Objects on a backdrop: whatever is not the one or two commonest colours,
     # so a tile with a glyph on it (an arrow, a number) counts as one blob.
@@ -786,8 +794,8 @@ def _specks(lattice: Lattice) -> bool:
     return bool(np.median([b.size for b in lattice.members.values()]) < 0.25 * _pitch(lattice))
 
 
-def _best_lattice(work: np.ndarray) -> Lattice | None:
-    """The most convincing lattice of cells in a work image.
+def _best_lattice(work: np.ndarray) -> tuple[Lattice | None, bool]:
+    """The most convincing lattice of cells in a work image, and whether all stages ran.
 
     Objects on the backdrop or flat regions find most tile boards (arrow
     tiles the former, plain tiles the latter).  As soon as a stage gives a
@@ -825,8 +833,8 @@ def _best_lattice(work: np.ndarray) -> Lattice | None:
             and not _runs_on(best, blobs)
             and not (regions and _pieces_run_on(best, lab, regions[0]))
         ):
-            break
-    return best
+            return best, False
+    return best, True
 
 
 #: Where a cell's colour is sampled, in cells from its centre: a ring that
@@ -1154,6 +1162,198 @@ def _background_coloured(lattice: Lattice, lab: np.ndarray) -> bool:
     return bool(np.linalg.norm(around - cells) < 12.0)
 
 
+# -- Boards drawn inside a frame ------------------------------------------------
+#
+# Some boards are no lattice of look-alike cells: 3-D objects seen under a
+# steep camera (benches) change their outline with their turn, so no size
+# group holds them all.  Such boards are often drawn inside a frame (a paved
+# border, a rim).  The frame's inner edge is then the board's outline, and the
+# objects inside count its rows and columns.
+
+#: The largest count of rows or columns looked for inside a frame.
+MAX_FRAMED_CELLS = 24
+
+
+@dataclass
+class Framed:
+    """A board inside a frame: the frame's inner edge and the cells counted in it."""
+
+    corners: np.ndarray  # (4, 2) TL, TR, BR, BL, work pixels
+    rows: int
+    cols: int
+    cover: float  # share of the cells that hold an object
+
+
+def _clockwise_from_top_left(quad: np.ndarray) -> np.ndarray:
+    """The four points of a convex quadrilateral, clockwise (on screen) from the top-left."""
+    quad = np.roll(quad, -int(np.argmin(quad.sum(axis=1))), axis=0)
+    a, b, c = quad[0], quad[1], quad[2]
+    if (b[0] - a[0]) * (c[1] - b[1]) - (b[1] - a[1]) * (c[0] - b[0]) < 0:
+        quad = quad[[0, 3, 2, 1]]  # it went anticlockwise
+    return quad
+
+
+def _fit_line(points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The least-squares line through ``points``: (unit direction, a point on it)."""
+    vx, vy, x0, y0 = cv2.fitLine(points.astype(np.float32), cv2.DIST_L2, 0, 0.01, 0.01).ravel()
+    return np.array([vx, vy], dtype=np.float64), np.array([x0, y0], dtype=np.float64)
+
+
+def _crossing(first: tuple[np.ndarray, np.ndarray], second: tuple[np.ndarray, np.ndarray]):
+    """Where two lines (direction, point) cross; None when they are parallel."""
+    (d1, p1), (d2, p2) = first, second
+    system = np.column_stack([d1, -d2])
+    if abs(np.linalg.det(system)) < 1e-9:
+        return None
+    t = np.linalg.solve(system, p2 - p1)
+    return p1 + t[0] * d1
+
+
+def _inner_edge(outer: np.ndarray, hole: np.ndarray) -> np.ndarray | None:
+    """The frame's inner edge: a line through the hole's border along each outer side.
+
+    Each point of the hole's border belongs to the outer side it is nearest
+    to.  Objects that touch the frame dent the hole; a dent lies further in
+    than the frame's edge, so the line is fitted again without the points
+    well inside it until none is left.
+    """
+    centre = outer.mean(axis=0)
+    inward, starts, directions, lengths = [], [], [], []
+    for k in range(4):
+        a, b = outer[k], outer[(k + 1) % 4]
+        length = float(np.linalg.norm(b - a))
+        direction = (b - a) / length
+        normal = np.array([-direction[1], direction[0]])
+        if np.dot(centre - a, normal) < 0:
+            normal = -normal
+        inward.append(normal)
+        starts.append(a)
+        directions.append(direction)
+        lengths.append(length)
+    depth = np.column_stack([(hole - starts[k]) @ inward[k] for k in range(4)])
+    side = depth.argmin(axis=1)
+    lines = []
+    for k in range(4):
+        along = (hole - starts[k]) @ directions[k] / lengths[k]
+        points = hole[(side == k) & (along > 0.1) & (along < 0.9)]
+        for _ in range(5):
+            if len(points) < 10:
+                return None
+            direction, through = _fit_line(points)
+            normal = np.array([-direction[1], direction[0]])
+            normal *= np.sign(np.dot(normal, inward[k])) or 1.0
+            inside = (points - through) @ normal > 1.5
+            if not inside.any():
+                break
+            points = points[~inside]
+        lines.append(_fit_line(points))
+    corners = [_crossing(lines[(k - 1) % 4], lines[k]) for k in range(4)]
+    if any(c is None for c in corners):
+        return None
+    return np.array(corners)
+
+
+def _frames(mask: np.ndarray) -> Iterator[np.ndarray]:
+    """Inner edges of the frames in a 0/1 mask, largest first.
+
+    A frame is a ring: a component whose convex hull is a quadrilateral it
+    fills less than half of, around one large hole.
+    """
+    h, w = mask.shape
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    boxes = stats[1:, 2].astype(np.int64) * stats[1:, 3]
+    for i in (np.argsort(-boxes)[:5] + 1).tolist():
+        x, y, bw, bh, area = stats[i].tolist()
+        if bw * bh < 0.04 * h * w:
+            break
+        ring = (labels[y : y + bh, x : x + bw] == i).astype(np.uint8)
+        contours, _ = cv2.findContours(ring, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        outline = max(contours, key=cv2.contourArea)
+        hull = cv2.convexHull(outline)
+        hull_area = cv2.contourArea(hull)
+        if area > 0.5 * hull_area:
+            continue  # solid: no ring
+        quad = cv2.approxPolyDP(hull, 0.03 * cv2.arcLength(hull, True), True).reshape(-1, 2)
+        if len(quad) != 4:
+            continue
+        filled = np.zeros_like(ring)
+        cv2.drawContours(filled, [outline], -1, 1, -1)
+        holes, hole_labels, hole_stats, _ = cv2.connectedComponentsWithStats(filled & (1 - ring))
+        if holes < 2:
+            continue
+        j = 1 + int(np.argmax(hole_stats[1:, 4]))
+        if hole_stats[j, 4] < 0.3 * hull_area:
+            continue
+        border, _ = cv2.findContours(
+            (hole_labels == j).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE
+        )
+        hole = max(border, key=cv2.contourArea).reshape(-1, 2).astype(np.float64)
+        outer = _clockwise_from_top_left(quad.astype(np.float64))
+        inner = _inner_edge(outer, hole)
+        if inner is not None:
+            yield inner + (x, y)
+
+
+def _count_along(positions: np.ndarray) -> tuple[int, float] | None:
+    """How many equal cells ``positions`` (0..1 across the board) fall into, and their offset.
+
+    One object per cell puts the positions at the cells' centres, give or
+    take a common offset (3-D objects stand up from their cell's centre):
+    the count is the largest whose centres all the positions agree with
+    (their phases, 2 pi count x position, line up) and that leaves no cell
+    empty.  A count twice too large lines the phases up too, but half a cell
+    off and with every other cell empty.
+    """
+    best = None
+    for count in range(2, MAX_FRAMED_CELLS + 1):
+        phase = positions * count - 0.5
+        mean = np.exp(2j * np.pi * phase).mean()
+        offset = float(np.angle(mean) / (2 * np.pi))  # -0.5 .. 0.5 of a cell
+        if abs(mean) < 0.6 or abs(offset) > 0.35:
+            continue
+        cells = np.floor(phase + 0.5 - offset).astype(np.int64)
+        if len(np.unique(cells[(cells >= 0) & (cells < count)])) == count:
+            best = count, offset
+    return best
+
+
+def _framed_board(lab: np.ndarray) -> Framed | None:
+    """A board of objects inside a frame, in a Lab work image (None when there is none).
+
+    The objects are what stands out from the backdrop's colour inside the
+    frame.  Columns are counted from their centres across the board, rows
+    from their feet (their lowest pixels: what stands up from a cell rises up
+    the image, but stands on the cell).
+    """
+    mask = far_from_chroma(lab, _commonest_chroma(lab))
+    for inner in _frames(mask):
+        inside = np.zeros_like(mask)
+        cv2.fillConvexPoly(inside, np.round(inner).astype(np.int32), 1)
+        inside = cv2.erode(inside, np.ones((5, 5), np.uint8))
+        count, _, stats, centroids = cv2.connectedComponentsWithStats(mask & inside)
+        area = stats[1:, 4].astype(np.float64)
+        if count < 5:
+            continue  # a 2x2 board holds four objects at least
+        big = np.flatnonzero(area >= 0.2 * np.percentile(area, 90))
+        x, y, w, h = (stats[1:, k][big].astype(np.float64) for k in range(4))
+        to_unit = cv2.getPerspectiveTransform(
+            inner.astype(np.float32), np.float32([[0, 0], [1, 0], [1, 1], [0, 1]])
+        )
+        across = _apply(to_unit, centroids[1:][big])[:, 0]
+        down = _apply(to_unit, np.column_stack([x + w / 2, y + h - 1]))[:, 1]
+        cols, rows = _count_along(across), _count_along(down)
+        if cols is None or rows is None:
+            continue
+        (n_cols, col_offset), (n_rows, row_offset) = cols, rows
+        c = np.floor(across * n_cols - col_offset).astype(np.int64)
+        r = np.floor(down * n_rows - row_offset).astype(np.int64)
+        on = (r >= 0) & (r < n_rows) & (c >= 0) & (c < n_cols)
+        cover = len(set(zip(r[on].tolist(), c[on].tolist(), strict=True))) / (n_rows * n_cols)
+        if cover >= 0.8:
+            return Framed(inner, n_rows, n_cols, cover)
+    return None
+
+
 def locate_board(image: np.ndarray) -> BoardLocation | NotFound:
     """Find the board in a BGR image: its outer corners and grid homography."""
     if image.ndim != 3 or image.shape[2] != 3:
@@ -1162,8 +1362,15 @@ def locate_board(image: np.ndarray) -> BoardLocation | NotFound:
     # tiny or gappy board), look again at full detail: first around what the
     # coarse pass found, then over the whole image; keep what holds more cells.
     work, scale = _work_image(image, COARSE_SIDE)
-    best = _best_lattice(work)
+    best, searched_all = _best_lattice(work)
     offset = np.zeros(2)
+    if searched_all:
+        # No stage found a complete board of tiles: it may be objects in a frame.
+        framed = _framed_board(cv2.cvtColor(work, cv2.COLOR_BGR2LAB))
+        if framed is not None and _frame_rather(
+            framed, scale, best, _lattice_location(best, scale, offset, image.shape)
+        ):
+            return _framed_location(framed, scale)
     if max(image.shape[:2]) > COARSE_SIDE and not _convincing(best):
         regions = [_around(best, scale, image.shape)] if best is not None else []
         whole_image = (0, 0, image.shape[1], image.shape[0])
@@ -1171,7 +1378,7 @@ def locate_board(image: np.ndarray) -> BoardLocation | NotFound:
             regions.append(whole_image)
         for x0, y0, x1, y1 in regions:
             fine_work, fine_scale = _work_image(image[y0:y1, x0:x1], MAX_SIDE)
-            fine = _best_lattice(fine_work)
+            fine, _ = _best_lattice(fine_work)
             if fine is not None and (
                 best is None
                 or len(fine.members) > len(best.members)
@@ -1181,6 +1388,13 @@ def locate_board(image: np.ndarray) -> BoardLocation | NotFound:
             whole = (x0, y0, x1, y1) == (0, 0, image.shape[1], image.shape[0])
             if _convincing(best) and (whole or not _touches_edge(best, x1 - x0, y1 - y0, scale)):
                 break
+    return _lattice_location(best, scale, offset, image.shape)
+
+
+def _lattice_location(
+    best: Lattice | None, scale: float, offset: np.ndarray, shape: tuple[int, ...]
+) -> BoardLocation | NotFound:
+    """The board a lattice found in a work image (``scale``, ``offset``) makes in the image."""
     if best is None:
         return NotFound("no grid of similar cells found in the image")
     r0, r1 = best.rows
@@ -1192,13 +1406,48 @@ def locate_board(image: np.ndarray) -> BoardLocation | NotFound:
     homography /= homography[2, 2]
     rows, cols = best.shape
     corners = _apply(homography, [[0, 0], [cols, 0], [cols, rows], [0, rows]])
-    off = _cells_off_image(corners, rows, cols, image.shape)
+    off = _cells_off_image(corners, rows, cols, shape)
     if off > 0.5 and _specks(best):
         # Specks on a lattice that runs off the image are what texture (noise,
         # foliage) makes up; a board's cells past the image could not be read.
         return NotFound(f"the only grid found runs {off:.1f} cells off the image")
     cover = len(best.members) / (rows * cols)
     return BoardLocation(corners, homography, rows, cols, float(min(1.0, cover)))
+
+
+def _framed_location(framed: Framed, scale: float) -> BoardLocation:
+    """The board inside a frame found in a work image at ``scale``."""
+    location = board_at(framed.corners / scale, framed.rows, framed.cols)
+    return dataclasses.replace(location, confidence=framed.cover, framed=True)
+
+
+def _frame_rather(
+    framed: Framed, scale: float, lattice: Lattice | None, location: BoardLocation | NotFound
+) -> bool:
+    """True when the board in a frame is a better answer than the lattice's.
+
+    It is when the lattice is not convincing, or when the lattice is part of
+    the framed board: cells of the same size, inside the frame, fewer (the
+    objects of one turn, say).
+    """
+    if lattice is None or not location or not _convincing(lattice):
+        return True
+    corners = framed.corners / scale
+    centre = location.corners.mean(axis=0)
+    inside = cv2.pointPolygonTest(
+        corners.astype(np.float32), (float(centre[0]), float(centre[1])), False
+    )
+    ratio = _cell_size(corners, framed.rows, framed.cols) / _cell_size(
+        location.corners, location.rows, location.cols
+    )
+    more = framed.rows * framed.cols > location.rows * location.cols
+    return bool(inside >= 0 and more and 0.75 < ratio < 1.33)
+
+
+def _cell_size(corners: np.ndarray, rows: int, cols: int) -> float:
+    """The mean side of a cell of the board with outline ``corners`` (TL, TR, BR, BL)."""
+    sides = np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1)
+    return float(np.mean(sides / [cols, rows, cols, rows]))
 
 
 def board_at(corners: np.ndarray, rows: int, cols: int) -> BoardLocation:
