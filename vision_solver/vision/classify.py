@@ -404,7 +404,7 @@ def bench_direction(
     height = ys.max() - ys.min() + 1
     aspect = width / height
     if aspect < END_ON_ASPECT:
-        if whole is not None:
+        if whole is not None and whole.any():  # (a speck of a bench may open away)
             mask = whole
             ys, xs = np.nonzero(mask)
             height = ys.max() - ys.min() + 1
@@ -542,7 +542,7 @@ def _read_benches_as(
 
 
 #: Objects on grass: the backdrop's texture (median |Laplacian| of L*, 0..255,
-#: at 32 px a cell) is at least this; flat tiles measure 0 to 16 ...
+#: at up to 32 px a cell) is at least this; flat tiles measure 0 to 16 ...
 GRASS_TEXTURE = 20.0
 #: ... and this share of the cells holds an object that covers 3 to 60% of it.
 HELD_CELLS = 0.9
@@ -563,7 +563,9 @@ def objects_on_grass(image: np.ndarray, grid: Grid, features: np.ndarray | None 
         spread = np.linalg.norm(chroma - np.median(chroma, axis=0), axis=1)
         if np.mean(spread < 12.0) < 0.6 or np.mean(features[..., 3] >= 5.0) < HELD_CELLS:
             return False  # cells of two colours (half lit), or flat ones: tiles
-    board = grid.rectify(image, CELL_PX)
+    # (no larger than the cells are seen: enlarging would smooth the grass)
+    cell_px = int(np.clip(round(grid.pitch()), 8, CELL_PX))
+    board = grid.rectify(image, cell_px)
     lab = cv2.cvtColor(board, cv2.COLOR_BGR2LAB)
     reference = np.median(lab[:, :, 1:].reshape(-1, 2).astype(np.float32), axis=0)
     objects = far_from_chroma(lab, reference)
@@ -573,7 +575,7 @@ def objects_on_grass(image: np.ndarray, grid: Grid, features: np.ndarray | None 
     roughness = np.abs(cv2.Laplacian(lab[:, :, 0], cv2.CV_32F, ksize=3))
     if float(np.median(roughness[backdrop])) < GRASS_TEXTURE:
         return False
-    share = objects.reshape(grid.rows, CELL_PX, grid.cols, CELL_PX).mean(axis=(1, 3))
+    share = objects.reshape(grid.rows, cell_px, grid.cols, cell_px).mean(axis=(1, 3))
     return bool(np.mean((share > 0.03) & (share < 0.6)) >= HELD_CELLS)
 
 

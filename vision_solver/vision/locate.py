@@ -235,18 +235,21 @@ def _backdrop_mask(lab: np.ndarray) -> np.ndarray | None:
     return near if cv2.countNonZero(near) > 0.15 * near.size else None
 
 
-def far_from_chroma(lab: np.ndarray, reference: np.ndarray) -> np.ndarray:
+def far_from_chroma(lab: np.ndarray, reference: np.ndarray, *, thin: bool = False) -> np.ndarray:
     """0/1 mask of pixels whose chroma is far from ``reference`` (a, b).
 
     The distance is median-smoothed so that texture speckle (grass) drops out,
-    and split by Otsu's threshold.
+    and split by Otsu's threshold.  ``thin`` keeps lines two pixels wide (a
+    frame's far side): lighter smoothing, and no opening after.
     """
     lab = lab.astype(np.float32, copy=False)
     distance = cv2.magnitude(
         lab[:, :, 1] - np.float32(reference[0]), lab[:, :, 2] - np.float32(reference[1])
     )
-    smooth = cv2.medianBlur(np.clip(distance * 4, 0, 255).astype(np.uint8), 5)
+    smooth = cv2.medianBlur(np.clip(distance * 4, 0, 255).astype(np.uint8), 3 if thin else 5)
     _, mask = cv2.threshold(smooth, 0, 1, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    if thin:
+        return mask
     return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
 
 
@@ -1264,7 +1267,7 @@ def _frames(mask: np.ndarray) -> Iterator[np.ndarray]:
     boxes = stats[1:, 2].astype(np.int64) * stats[1:, 3]
     for i in (np.argsort(-boxes)[:5] + 1).tolist():
         x, y, bw, bh, area = stats[i].tolist()
-        if bw * bh < 0.04 * h * w:
+        if bw * bh < 0.005 * h * w:
             break
         ring = (labels[y : y + bh, x : x + bw] == i).astype(np.uint8)
         contours, _ = cv2.findContours(ring, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
@@ -1276,9 +1279,13 @@ def _frames(mask: np.ndarray) -> Iterator[np.ndarray]:
         quad = cv2.approxPolyDP(hull, 0.03 * cv2.arcLength(hull, True), True).reshape(-1, 2)
         if len(quad) != 4:
             continue
+        # The hole: what the hull holds besides the ring (a far side too thin
+        # to survive the smoothing may leave the ring open there).
         filled = np.zeros_like(ring)
-        cv2.drawContours(filled, [outline], -1, 1, -1)
-        holes, hole_labels, hole_stats, _ = cv2.connectedComponentsWithStats(filled & (1 - ring))
+        cv2.fillConvexPoly(filled, hull, 1)
+        holes, hole_labels, hole_stats, _ = cv2.connectedComponentsWithStats(
+            filled & (1 - ring), connectivity=4
+        )
         if holes < 2:
             continue
         j = 1 + int(np.argmax(hole_stats[1:, 4]))
@@ -1288,6 +1295,11 @@ def _frames(mask: np.ndarray) -> Iterator[np.ndarray]:
             (hole_labels == j).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE
         )
         hole = max(border, key=cv2.contourArea).reshape(-1, 2).astype(np.float64)
+        # (where the ring is open the hole's border runs along the hull: no edge there)
+        on_hull = np.array(
+            [cv2.pointPolygonTest(hull, (float(px), float(py)), True) for px, py in hole]
+        )
+        hole = hole[on_hull > 1.5]
         outer = _clockwise_from_top_left(quad.astype(np.float64))
         inner = _inner_edge(outer, hole)
         if inner is not None:
@@ -1325,8 +1337,9 @@ def _framed_board(lab: np.ndarray) -> Framed | None:
     from their feet (their lowest pixels: what stands up from a cell rises up
     the image, but stands on the cell).
     """
-    mask = far_from_chroma(lab, _commonest_chroma(lab))
-    for inner in _frames(mask):
+    backdrop = _commonest_chroma(lab)
+    mask = far_from_chroma(lab, backdrop)
+    for inner in _frames(far_from_chroma(lab, backdrop, thin=True)):
         inside = np.zeros_like(mask)
         cv2.fillConvexPoly(inside, np.round(inner).astype(np.int32), 1)
         inside = cv2.erode(inside, np.ones((5, 5), np.uint8))
@@ -1364,13 +1377,20 @@ def locate_board(image: np.ndarray) -> BoardLocation | NotFound:
     work, scale = _work_image(image, COARSE_SIDE)
     best, searched_all = _best_lattice(work)
     offset = np.zeros(2)
-    if searched_all:
-        # No stage found a complete board of tiles: it may be objects in a frame.
-        framed = _framed_board(cv2.cvtColor(work, cv2.COLOR_BGR2LAB))
-        if framed is not None and _frame_rather(
-            framed, scale, best, _lattice_location(best, scale, offset, image.shape)
-        ):
-            return _framed_location(framed, scale)
+
+    def in_frame(crop: np.ndarray, crop_scale: float, crop_at: np.ndarray) -> BoardLocation | None:
+        """The board in a frame in a work image, when it is a better answer than ``best``."""
+        framed = _framed_board(cv2.cvtColor(crop, cv2.COLOR_BGR2LAB))
+        if framed is None:
+            return None
+        found = _framed_location(framed, crop_scale, crop_at)
+        lattice = _lattice_location(best, scale, offset, image.shape)
+        return found if _frame_rather(found, best, lattice) else None
+
+    # No stage found a complete board of tiles: it may be objects in a frame.
+    framed = in_frame(work, scale, offset) if searched_all else None
+    if framed is not None:
+        return framed
     if max(image.shape[:2]) > COARSE_SIDE and not _convincing(best):
         regions = [_around(best, scale, image.shape)] if best is not None else []
         whole_image = (0, 0, image.shape[1], image.shape[0])
@@ -1378,13 +1398,19 @@ def locate_board(image: np.ndarray) -> BoardLocation | NotFound:
             regions.append(whole_image)
         for x0, y0, x1, y1 in regions:
             fine_work, fine_scale = _work_image(image[y0:y1, x0:x1], MAX_SIDE)
-            fine, _ = _best_lattice(fine_work)
+            fine, searched_all = _best_lattice(fine_work)
+            fine_offset = np.array([x0, y0], dtype=np.float64)
+            if searched_all:
+                # (a frame too thin to see in the coarse image)
+                framed = in_frame(fine_work, fine_scale, fine_offset)
+                if framed is not None:
+                    return framed
             if fine is not None and (
                 best is None
                 or len(fine.members) > len(best.members)
                 or (_pitch(best) < MIN_PITCH and len(fine.members) >= 0.8 * len(best.members))
             ):
-                best, scale, offset = fine, fine_scale, np.array([x0, y0], dtype=np.float64)
+                best, scale, offset = fine, fine_scale, fine_offset
             whole = (x0, y0, x1, y1) == (0, 0, image.shape[1], image.shape[0])
             if _convincing(best) and (whole or not _touches_edge(best, x1 - x0, y1 - y0, scale)):
                 break
@@ -1415,14 +1441,14 @@ def _lattice_location(
     return BoardLocation(corners, homography, rows, cols, float(min(1.0, cover)))
 
 
-def _framed_location(framed: Framed, scale: float) -> BoardLocation:
-    """The board inside a frame found in a work image at ``scale``."""
-    location = board_at(framed.corners / scale, framed.rows, framed.cols)
+def _framed_location(framed: Framed, scale: float, offset: np.ndarray) -> BoardLocation:
+    """The board inside a frame found in a work image at ``scale`` of the crop at ``offset``."""
+    location = board_at(framed.corners / scale + offset, framed.rows, framed.cols)
     return dataclasses.replace(location, confidence=framed.cover, framed=True)
 
 
 def _frame_rather(
-    framed: Framed, scale: float, lattice: Lattice | None, location: BoardLocation | NotFound
+    framed: BoardLocation, lattice: Lattice | None, location: BoardLocation | NotFound
 ) -> bool:
     """True when the board in a frame is a better answer than the lattice's.
 
@@ -1432,7 +1458,7 @@ def _frame_rather(
     """
     if lattice is None or not location or not _convincing(lattice):
         return True
-    corners = framed.corners / scale
+    corners = framed.corners
     centre = location.corners.mean(axis=0)
     inside = cv2.pointPolygonTest(
         corners.astype(np.float32), (float(centre[0]), float(centre[1])), False
