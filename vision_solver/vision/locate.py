@@ -1398,13 +1398,14 @@ def locate_board(image: np.ndarray) -> BoardLocation | NotFound:
             regions.append(whole_image)
         for x0, y0, x1, y1 in regions:
             fine_work, fine_scale = _work_image(image[y0:y1, x0:x1], MAX_SIDE)
-            fine, searched_all = _best_lattice(fine_work)
             fine_offset = np.array([x0, y0], dtype=np.float64)
             if searched_all:
-                # (a frame too thin to see in the coarse image)
+                # A frame too thin to see in the coarse image: first, as the
+                # lattice search at full detail costs the most.
                 framed = in_frame(fine_work, fine_scale, fine_offset)
                 if framed is not None:
                     return framed
+            fine, _ = _best_lattice(fine_work)
             if fine is not None and (
                 best is None
                 or len(fine.members) > len(best.members)
