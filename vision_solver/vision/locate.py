@@ -20,7 +20,7 @@ import dataclasses
 import math
 import statistics
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import cv2
@@ -28,6 +28,9 @@ import numpy as np
 
 from ..errors import BoardInputError
 
+#: A board in a frame is looked for once the first FRAME_AFTER stages found
+#: no complete board of tiles (most tile boards end the search by then).
+FRAME_AFTER = 2
 #: First look at images scaled so their longer side is at most this (speed) ...
 COARSE_SIDE = 800
 #: ... and again, finer, when the cells found there are smaller than MIN_PITCH.
@@ -797,13 +800,17 @@ def _specks(lattice: Lattice) -> bool:
     return bool(np.median([b.size for b in lattice.members.values()]) < 0.25 * _pitch(lattice))
 
 
-def _best_lattice(work: np.ndarray) -> tuple[Lattice | None, bool]:
-    """The most convincing lattice of cells in a work image, and whether all stages ran.
+def _best_lattice(
+    work: np.ndarray, framed: Callable[[Lattice | None], bool] | None = None
+) -> tuple[Lattice | None, bool]:
+    """The most convincing lattice of cells in a work image, and whether no stage ended early.
 
     Objects on the backdrop or flat regions find most tile boards (arrow
     tiles the former, plain tiles the latter).  As soon as a stage gives a
     complete, solid board the later ones are skipped (the colour
-    segmentations cost the most).
+    segmentations cost the most).  When the first FRAME_AFTER stages found
+    none, ``framed`` (given the lattice so far) may end the search too: a
+    board in a frame was found instead.
     """
     blobs: list[Blob] = []
     best = None
@@ -837,6 +844,8 @@ def _best_lattice(work: np.ndarray) -> tuple[Lattice | None, bool]:
             and not (regions and _pieces_run_on(best, lab, regions[0]))
         ):
             return best, False
+        if stage + 1 == FRAME_AFTER and framed is not None and framed(best):
+            return best, True
     return best, True
 
 
@@ -1375,22 +1384,31 @@ def locate_board(image: np.ndarray) -> BoardLocation | NotFound:
     # tiny or gappy board), look again at full detail: first around what the
     # coarse pass found, then over the whole image; keep what holds more cells.
     work, scale = _work_image(image, COARSE_SIDE)
-    best, searched_all = _best_lattice(work)
     offset = np.zeros(2)
 
-    def in_frame(crop: np.ndarray, crop_scale: float, crop_at: np.ndarray) -> BoardLocation | None:
-        """The board in a frame in a work image, when it is a better answer than ``best``."""
+    def in_frame(
+        crop: np.ndarray, crop_scale: float, crop_at: np.ndarray, lattice: Lattice | None
+    ) -> BoardLocation | None:
+        """The board in a frame in a work image, when it is a better answer than ``lattice``."""
         framed = _framed_board(cv2.cvtColor(crop, cv2.COLOR_BGR2LAB))
         if framed is None:
             return None
         found = _framed_location(framed, crop_scale, crop_at)
-        lattice = _lattice_location(best, scale, offset, image.shape)
-        return found if _frame_rather(found, best, lattice) else None
+        placed = _lattice_location(lattice, scale, offset, image.shape)
+        return found if _frame_rather(found, lattice, placed) else None
 
-    # No stage found a complete board of tiles: it may be objects in a frame.
-    framed = in_frame(work, scale, offset) if searched_all else None
-    if framed is not None:
-        return framed
+    # When the cheap stages find no complete board of tiles, it may be objects
+    # in a frame (benches on grass, whose texture makes the later stages slow).
+    framed: list[BoardLocation] = []
+
+    def coarse_frame(lattice: Lattice | None) -> bool:
+        found = in_frame(work, scale, offset, lattice)
+        framed.extend([found] if found is not None else [])
+        return found is not None
+
+    best, searched_all = _best_lattice(work, coarse_frame)
+    if framed:
+        return framed[0]
     if max(image.shape[:2]) > COARSE_SIDE and not _convincing(best):
         regions = [_around(best, scale, image.shape)] if best is not None else []
         whole_image = (0, 0, image.shape[1], image.shape[0])
@@ -1402,9 +1420,9 @@ def locate_board(image: np.ndarray) -> BoardLocation | NotFound:
             if searched_all:
                 # A frame too thin to see in the coarse image: first, as the
                 # lattice search at full detail costs the most.
-                framed = in_frame(fine_work, fine_scale, fine_offset)
-                if framed is not None:
-                    return framed
+                found = in_frame(fine_work, fine_scale, fine_offset, best)
+                if found is not None:
+                    return found
             fine, _ = _best_lattice(fine_work)
             if fine is not None and (
                 best is None
