@@ -356,27 +356,39 @@ def _salient(
     nearer to it than to the backdrop and to neutral grey (stones, paths);
     otherwise any pixel far from the backdrop's chroma counts.
     """
-    lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB).astype(np.float32)
+    lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB)
     if object_colour is not None:
-        chroma = lab[:, :, 1:]
-        to_object = np.linalg.norm(chroma - object_colour[1:], axis=2)
-        to_backdrop = np.linalg.norm(chroma - reference, axis=2)
-        to_grey = np.linalg.norm(chroma - 128.0, axis=2)
-        mask = ((to_object < to_backdrop) & (to_object < to_grey)).astype(np.uint8)
-        mask = cv2.medianBlur(mask * 255, 3) // 255
-        return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
-    return far_from_chroma(lab, reference)
+        return _nearer_to_object(lab, reference, object_colour)
+    return far_from_chroma(lab.astype(np.float32), reference)
 
 
-def _grow_dark(part: np.ndarray, image: np.ndarray) -> np.ndarray:
-    """Add the dark pixels joined to ``part`` beside and above it.
+def _nearer_to_object(
+    lab: np.ndarray, reference: np.ndarray, object_colour: np.ndarray
+) -> np.ndarray:
+    """0/1 mask of the Lab pixels nearer in chroma to ``object_colour`` than to the
+    backdrop's ``reference`` and to neutral grey (stones, paths), lightly smoothed."""
+    a = lab[:, :, 1].astype(np.float32)
+    b = lab[:, :, 2].astype(np.float32)
+
+    def distance(to: tuple[float, float]) -> np.ndarray:
+        return cv2.magnitude(a - np.float32(to[0]), b - np.float32(to[1]))
+
+    to_object = distance((object_colour[1], object_colour[2]))
+    nearer = (to_object < distance((reference[0], reference[1]))) & (
+        to_object < distance((128.0, 128.0))
+    )
+    mask = cv2.medianBlur(nearer.astype(np.uint8) * 255, 3) // 255
+    return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+
+
+def _grow_dark(part: np.ndarray, lightness: np.ndarray) -> np.ndarray:
+    """Add the dark pixels joined to ``part`` beside and above it (``lightness``: L*, uint8).
 
     The shaded faces of a bench (its backrest seen from the side) are too dark
     to show their colour.  Below the bench lies its shadow, so only the sides
     and the top are searched.
     """
-    lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB)
-    dark = lab[:, :, 0] < 0.5 * float(np.median(lab[:, :, 0]))
+    dark = lightness < 0.5 * float(np.median(lightness))
     ys, xs = np.nonzero(part)
     w, h = xs.max() - xs.min() + 1, ys.max() - ys.min() + 1
     region = np.zeros_like(dark)
@@ -436,10 +448,16 @@ def bench_direction(
 
 
 def _board_backdrop(image: np.ndarray, grid: Grid) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The board's mask (0/1), the image in Lab, and the board's commonest chroma (a, b)."""
-    board_mask = np.zeros(image.shape[:2], dtype=np.uint8)
-    cv2.fillConvexPoly(board_mask, np.round(grid.corners).astype(np.int32), 1)
-    lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB)
+    """The board's mask (0/1) and Lab pixels in the box around it, and its commonest chroma (a, b).
+
+    Only the box around the board is converted (and searched for objects later).
+    """
+    h, w = image.shape[:2]
+    x0, y0 = np.clip(np.floor(grid.corners.min(axis=0)).astype(int), 0, [w - 1, h - 1])
+    x1, y1 = np.clip(np.ceil(grid.corners.max(axis=0)).astype(int) + 1, [x0 + 1, y0 + 1], [w, h])
+    board_mask = np.zeros((y1 - y0, x1 - x0), dtype=np.uint8)
+    cv2.fillConvexPoly(board_mask, np.round(grid.corners - [x0, y0]).astype(np.int32), 1)
+    lab = cv2.cvtColor(image[y0:y1, x0:x1], cv2.COLOR_BGR2LAB)
     reference = np.median(lab[board_mask > 0][:, 1:].astype(np.float32), axis=0)
     return board_mask, lab, reference
 
@@ -500,44 +518,55 @@ def _read_benches_as(
     cells = np.zeros((rows, cols), dtype=np.int64)
     confidence = np.zeros((rows, cols))
     h, w = image.shape[:2]
+    # Each cell's box, a little higher than the cell as benches stand up.
+    boxes = {}
     for r in range(rows):
         for c in range(cols):
             quad = grid.cell_quad(r, c)
             x0, y0 = np.floor(quad.min(axis=0)).astype(int)
             x1, y1 = np.ceil(quad.max(axis=0)).astype(int)
-            # benches stand up: look a little above the cell too
             y0 -= int(0.35 * (y1 - y0))
-            x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
-            crop = image[y0:y1, x0:x1]
-            if crop.size == 0:
-                confidence[r, c] = 0.0
-                continue
-            mask = _salient(crop, reference, object_colour)
-            count, labels, stats, centroids = cv2.connectedComponentsWithStats(mask, 8)
-            if count < 2:
-                confidence[r, c] = 0.0
-                continue
-            # A bench stands on its cell: its foot (bottom of its box) is near the
-            # cell's centre; stones and paths are big, ragged and off-centre.
-            centre = grid.to_image(np.array([[c + 0.5, r + 0.5]]))[0] - [x0, y0]
-            span = max(1, x1 - x0)
-            feet = np.column_stack(
-                [
-                    stats[1:, cv2.CC_STAT_LEFT] + stats[1:, cv2.CC_STAT_WIDTH] / 2,
-                    stats[1:, cv2.CC_STAT_TOP] + stats[1:, cv2.CC_STAT_HEIGHT],
-                ]
-            )
-            boxes = stats[1:, cv2.CC_STAT_WIDTH] * stats[1:, cv2.CC_STAT_HEIGHT]
-            solidity = stats[1:, cv2.CC_STAT_AREA] / np.maximum(boxes, 1)
-            scores = (
-                stats[1:, cv2.CC_STAT_AREA]
-                * solidity**2
-                / (1 + 3 * np.linalg.norm(feet - centre, axis=1) / span)
-            )
-            best = 1 + int(np.argmax(scores))
-            part = (labels == best).astype(np.uint8)
-            whole = _grow_dark(part, crop) if object_colour is not None else None
-            cells[r, c], confidence[r, c] = bench_direction(part, crop, whole)
+            boxes[r, c] = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
+    # The image under all the boxes, in Lab and (for a known colour) masked, at once.
+    bx0, by0 = min(b[0] for b in boxes.values()), min(b[1] for b in boxes.values())
+    bx1, by1 = max(b[2] for b in boxes.values()), max(b[3] for b in boxes.values())
+    area = image[by0:by1, bx0:bx1]
+    lab = cv2.cvtColor(area, cv2.COLOR_BGR2LAB) if area.size else area
+    known = None
+    if object_colour is not None and area.size:
+        known = _nearer_to_object(lab, reference, object_colour)
+    for (r, c), (x0, y0, x1, y1) in boxes.items():
+        crop = image[y0:y1, x0:x1]
+        if crop.size == 0:
+            confidence[r, c] = 0.0
+            continue
+        inside = slice(y0 - by0, y1 - by0), slice(x0 - bx0, x1 - bx0)
+        mask = known[inside] if known is not None else _salient(crop, reference, None)
+        count, labels, stats, centroids = cv2.connectedComponentsWithStats(mask, 8)
+        if count < 2:
+            confidence[r, c] = 0.0
+            continue
+        # A bench stands on its cell: its foot (bottom of its box) is near the
+        # cell's centre; stones and paths are big, ragged and off-centre.
+        centre = grid.to_image(np.array([[c + 0.5, r + 0.5]]))[0] - [x0, y0]
+        span = max(1, x1 - x0)
+        feet = np.column_stack(
+            [
+                stats[1:, cv2.CC_STAT_LEFT] + stats[1:, cv2.CC_STAT_WIDTH] / 2,
+                stats[1:, cv2.CC_STAT_TOP] + stats[1:, cv2.CC_STAT_HEIGHT],
+            ]
+        )
+        box_areas = stats[1:, cv2.CC_STAT_WIDTH] * stats[1:, cv2.CC_STAT_HEIGHT]
+        solidity = stats[1:, cv2.CC_STAT_AREA] / np.maximum(box_areas, 1)
+        scores = (
+            stats[1:, cv2.CC_STAT_AREA]
+            * solidity**2
+            / (1 + 3 * np.linalg.norm(feet - centre, axis=1) / span)
+        )
+        best = 1 + int(np.argmax(scores))
+        part = (labels == best).astype(np.uint8)
+        whole = _grow_dark(part, lab[inside][:, :, 0]) if known is not None else None
+        cells[r, c], confidence[r, c] = bench_direction(part, crop, whole)
     return cells, confidence
 
 

@@ -31,6 +31,9 @@ from ..errors import BoardInputError
 #: A board in a frame is looked for once the first FRAME_AFTER stages found
 #: no complete board of tiles (most tile boards end the search by then).
 FRAME_AFTER = 2
+#: ... or at once, in an image less than this share of which is flat (grass:
+#: 0.01 to 0.13; photos 0.2; screenshots of tile boards 0.65 and up).
+TEXTURED = 0.4
 #: First look at images scaled so their longer side is at most this (speed) ...
 COARSE_SIDE = 800
 #: ... and again, finer, when the cells found there are smaller than MIN_PITCH.
@@ -263,13 +266,28 @@ def _commonest_chroma(lab: np.ndarray) -> np.ndarray:
     return np.median(sample[:, 1:], axis=0)
 
 
-def candidate_stages(lab: np.ndarray, regions: list[Regions] | None = None) -> Iterator[list[Blob]]:
+def _gradient(lab: np.ndarray) -> np.ndarray:
+    """|d/dx| + |d/dy| of each Lab channel (uint8, saturated)."""
+    return cv2.add(
+        cv2.convertScaleAbs(cv2.Sobel(lab, cv2.CV_16S, 1, 0, ksize=3)),
+        cv2.convertScaleAbs(cv2.Sobel(lab, cv2.CV_16S, 0, 1, ksize=3)),
+    )
+
+
+def _flat(gradient: np.ndarray, limit: int = 11) -> np.ndarray:
+    """0/255 mask of the pixels flat in every channel: each one's gradient at most ``limit``."""
+    return cv2.inRange(gradient, (0, 0, 0), (limit, limit, limit))
+
+
+def candidate_stages(
+    lab: np.ndarray, regions: list[Regions] | None = None, gradient: np.ndarray | None = None
+) -> Iterator[list[Blob]]:
     """Cell-like blobs of a Lab work image, cheapest segmentation first.
 
     Objects on the backdrop come first, then flat regions (strictly, then
     loosely flat), then colour clusters and salient objects.  The strictly
     flat regions themselves (cell-like or not) are appended to ``regions``
-    when it is given.
+    when it is given.  ``gradient`` is ``_gradient(lab)``, when known.
     """
     h, w = lab.shape[:2]
     min_area = max(6, int(h * w * 4e-6))
@@ -285,15 +303,11 @@ def candidate_stages(lab: np.ndarray, regions: list[Regions] | None = None) -> I
     else:
         yield _components(cv2.bitwise_not(backdrop), sums, "backdrop", min_area, max_area)
     # Flat regions: pixels whose colour barely changes, split by every edge.
-    both = cv2.add(
-        cv2.convertScaleAbs(cv2.Sobel(lab, cv2.CV_16S, 1, 0, ksize=3)),
-        cv2.convertScaleAbs(cv2.Sobel(lab, cv2.CV_16S, 0, 1, ksize=3)),
-    )
-    # (flat in every channel: each one's |dx| + |dy| under the threshold)
-    flat = cv2.inRange(both, (0, 0, 0), (11, 11, 11))
-    yield _components(flat, sums, "flat12", min_area, max_area, regions)
+    if gradient is None:
+        gradient = _gradient(lab)
+    yield _components(_flat(gradient), sums, "flat12", min_area, max_area, regions)
     # Regions that are flat only more loosely (gradients, soft shading).
-    flat = cv2.inRange(both, (0, 0, 0), (29, 29, 29))
+    flat = _flat(gradient, 29)
     yield _components(flat, sums, "flat30", min_area, max_area)
     blobs = []
 
@@ -816,7 +830,17 @@ def _best_lattice(
     best = None
     lab = cv2.cvtColor(work, cv2.COLOR_BGR2LAB)
     regions: list[Regions] = []
-    for stage, found in enumerate(candidate_stages(lab, regions)):
+    gradient = _gradient(lab)
+    if (
+        framed is not None
+        and cv2.countNonZero(_flat(gradient)) < TEXTURED * lab.shape[0] * lab.shape[1]
+    ):
+        # Hardly anything flat (grass, a photo): tiles are unlikely, and the
+        # texture's countless blobs make every stage slow.  A frame first.
+        if framed(None):
+            return None, True
+        framed = None
+    for stage, found in enumerate(candidate_stages(lab, regions, gradient)):
         blobs = _distinct(blobs + found)
         pool = Pool(blobs)
         lattices = [lat for lat in (_lattice_from(g, pool) for g in _groups(blobs)) if lat]
