@@ -462,6 +462,11 @@ def _board_backdrop(image: np.ndarray, grid: Grid) -> tuple[np.ndarray, np.ndarr
     return board_mask, lab, reference
 
 
+#: Candidate object colours whose hue is within this many degrees of the grass's
+#: are grass, lit or shaded (0 to 7 degrees off measured; wooden benches 37 to 66).
+GRASS_HUE = 25.0
+
+
 def object_colours(image: np.ndarray, grid: Grid, k: int = 3) -> list[np.ndarray]:
     """Candidate colours (Lab) of the objects standing on the board: benches.
 
@@ -481,7 +486,24 @@ def _object_colours(
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.5)
     cv2.setRNGSeed(0)
     _, _, centres = cv2.kmeans(pixels, k, None, criteria, 3, cv2.KMEANS_PP_CENTERS)
-    return [np.round(centre.astype(np.float64), 1) for centre in centres]
+    return [
+        np.round(centre.astype(np.float64), 1)
+        for centre in centres
+        if not _grass_hued(centre.astype(np.float64), reference)
+    ]
+
+
+def _grass_hued(colour: np.ndarray, grass: np.ndarray) -> bool:
+    """True when a Lab ``colour`` has the hue of the ``grass`` chroma (a, b): it is
+    grass in light or shade (paler or deeper), not an object on it.
+
+    Near grey a hue means little: there only the chroma itself is compared.
+    """
+    ours, theirs = colour[1:] - 128.0, np.asarray(grass, dtype=np.float64) - 128.0
+    if min(np.hypot(*ours), np.hypot(*theirs)) < 8.0:
+        return bool(np.hypot(*(ours - theirs)) < 12.0)
+    turn = np.arctan2(ours[1], ours[0]) - np.arctan2(theirs[1], theirs[0])
+    return bool(abs(np.degrees(np.angle(np.exp(1j * turn)))) < GRASS_HUE)
 
 
 def read_benches(
