@@ -814,17 +814,27 @@ def _specks(lattice: Lattice) -> bool:
     return bool(np.median([b.size for b in lattice.members.values()]) < 0.25 * _pitch(lattice))
 
 
+@dataclass
+class _Search:
+    """What the search of one work image found."""
+
+    lattice: Lattice | None  # the most convincing lattice of cells
+    searched_all: bool  # no stage ended the search early: no complete board of tiles
+    framed: BoardLocation | None = None  # a board in a frame, found instead
+
+
 def _best_lattice(
-    work: np.ndarray, framed: Callable[[Lattice | None], bool] | None = None
-) -> tuple[Lattice | None, bool]:
-    """The most convincing lattice of cells in a work image, and whether no stage ended early.
+    work: np.ndarray, framed: Callable[[Lattice | None], BoardLocation | None] | None = None
+) -> _Search:
+    """The most convincing lattice of cells in a work image.
 
     Objects on the backdrop or flat regions find most tile boards (arrow
     tiles the former, plain tiles the latter).  As soon as a stage gives a
     complete, solid board the later ones are skipped (the colour
     segmentations cost the most).  When the first FRAME_AFTER stages found
-    none, ``framed`` (given the lattice so far) may end the search too: a
-    board in a frame was found instead.
+    none, or at once in an image with hardly anything flat, ``framed``
+    (given the lattice so far) is asked for a board in a frame: the one it
+    gives ends the search.
     """
     blobs: list[Blob] = []
     best = None
@@ -837,8 +847,9 @@ def _best_lattice(
     ):
         # Hardly anything flat (grass, a photo): tiles are unlikely, and the
         # texture's countless blobs make every stage slow.  A frame first.
-        if framed(None):
-            return None, True
+        found = framed(None)
+        if found is not None:
+            return _Search(None, True, found)
         framed = None
     for stage, found in enumerate(candidate_stages(lab, regions, gradient)):
         blobs = _distinct(blobs + found)
@@ -867,10 +878,12 @@ def _best_lattice(
             and not _runs_on(best, blobs)
             and not (regions and _pieces_run_on(best, lab, regions[0]))
         ):
-            return best, False
-        if stage + 1 == FRAME_AFTER and framed is not None and framed(best):
-            return best, True
-    return best, True
+            return _Search(best, False)
+        if stage + 1 == FRAME_AFTER and framed is not None:
+            found = framed(best)
+            if found is not None:
+                return _Search(best, True, found)
+    return _Search(best, True)
 
 
 #: Where a cell's colour is sampled, in cells from its centre: a ring that
@@ -1423,16 +1436,10 @@ def locate_board(image: np.ndarray) -> BoardLocation | NotFound:
 
     # When the cheap stages find no complete board of tiles, it may be objects
     # in a frame (benches on grass, whose texture makes the later stages slow).
-    framed: list[BoardLocation] = []
-
-    def coarse_frame(lattice: Lattice | None) -> bool:
-        found = in_frame(work, scale, offset, lattice)
-        framed.extend([found] if found is not None else [])
-        return found is not None
-
-    best, searched_all = _best_lattice(work, coarse_frame)
-    if framed:
-        return framed[0]
+    coarse = _best_lattice(work, lambda lattice: in_frame(work, scale, offset, lattice))
+    if coarse.framed is not None:
+        return coarse.framed
+    best, searched_all = coarse.lattice, coarse.searched_all
     if max(image.shape[:2]) > COARSE_SIDE and not _convincing(best):
         regions = [_around(best, scale, image.shape)] if best is not None else []
         whole_image = (0, 0, image.shape[1], image.shape[0])
@@ -1447,7 +1454,7 @@ def locate_board(image: np.ndarray) -> BoardLocation | NotFound:
                 found = in_frame(fine_work, fine_scale, fine_offset, best)
                 if found is not None:
                     return found
-            fine, _ = _best_lattice(fine_work)
+            fine = _best_lattice(fine_work).lattice
             if fine is not None and (
                 best is None
                 or len(fine.members) > len(best.members)
