@@ -347,26 +347,11 @@ def looks_like_glyphs(glyphs: list[Glyph]) -> bool:
 END_ON_ASPECT = 1.2
 
 
-def _salient(
-    image: np.ndarray, reference: np.ndarray, object_colour: np.ndarray | None = None
-) -> np.ndarray:
-    """Object pixels (0/1) on a backdrop of chroma ``reference`` (a, b).
-
-    With a known object colour, a pixel is the object's when its chroma is
-    nearer to it than to the backdrop and to neutral grey (stones, paths);
-    otherwise any pixel far from the backdrop's chroma counts.
-    """
-    lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB)
-    if object_colour is not None:
-        return _nearer_to_object(lab, reference, object_colour)
-    return far_from_chroma(lab.astype(np.float32), reference)
-
-
 def _nearer_to_object(
     lab: np.ndarray, reference: np.ndarray, object_colour: np.ndarray
 ) -> np.ndarray:
-    """0/1 mask of the Lab pixels nearer in chroma to ``object_colour`` than to the
-    backdrop's ``reference`` and to neutral grey (stones, paths), lightly smoothed."""
+    """Object pixels (0/1): the Lab pixels nearer in chroma to ``object_colour`` than to
+    the backdrop's ``reference`` and to neutral grey (stones, paths), lightly smoothed."""
     a = lab[:, :, 1].astype(np.float32)
     b = lab[:, :, 2].astype(np.float32)
 
@@ -563,7 +548,8 @@ def _read_benches_as(
             confidence[r, c] = 0.0
             continue
         inside = slice(y0 - by0, y1 - by0), slice(x0 - bx0, x1 - bx0)
-        mask = known[inside] if known is not None else _salient(crop, reference, None)
+        # (no colour known: any colour far from the grass's, split cell by cell)
+        mask = known[inside] if known is not None else far_from_chroma(lab[inside], reference)
         count, labels, stats, centroids = cv2.connectedComponentsWithStats(mask, 8)
         if count < 2:
             confidence[r, c] = 0.0
