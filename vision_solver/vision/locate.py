@@ -1248,7 +1248,9 @@ def _fit_line(points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.array([vx, vy], dtype=np.float64), np.array([x0, y0], dtype=np.float64)
 
 
-def _crossing(first: tuple[np.ndarray, np.ndarray], second: tuple[np.ndarray, np.ndarray]):
+def _crossing(
+    first: tuple[np.ndarray, np.ndarray], second: tuple[np.ndarray, np.ndarray]
+) -> np.ndarray | None:
     """Where two lines (direction, point) cross; None when they are parallel."""
     (d1, p1), (d2, p2) = first, second
     system = np.column_stack([d1, -d2])
@@ -1302,6 +1304,18 @@ def _inner_edge(outer: np.ndarray, hole: np.ndarray) -> np.ndarray | None:
     return np.array(corners)
 
 
+def _depth_inside(points: np.ndarray, polygon: np.ndarray) -> np.ndarray:
+    """How far inside the convex ``polygon`` each point lies: its distance to the nearest side."""
+    ends = np.roll(polygon, -1, axis=0)
+    sides = ends - polygon
+    normals = np.column_stack([-sides[:, 1], sides[:, 0]])
+    normals /= np.maximum(np.linalg.norm(normals, axis=1), 1e-12)[:, None]
+    centre = polygon.mean(axis=0)
+    normals *= np.where(((centre - polygon) * normals).sum(axis=1) < 0, -1.0, 1.0)[:, None]
+    depths = (points[:, None, :] - polygon[None, :, :]) * normals[None, :, :]
+    return depths.sum(axis=2).min(axis=1)
+
+
 def _frames(mask: np.ndarray) -> Iterator[np.ndarray]:
     """Inner edges of the frames in a 0/1 mask, largest first.
 
@@ -1342,13 +1356,10 @@ def _frames(mask: np.ndarray) -> Iterator[np.ndarray]:
         )
         hole = max(border, key=cv2.contourArea).reshape(-1, 2).astype(np.float64)
         # (where the ring is open the hole's border runs along the hull: no edge there)
-        on_hull = np.array(
-            [cv2.pointPolygonTest(hull, (float(px), float(py)), True) for px, py in hole]
-        )
-        hole = hole[on_hull > 1.5]
+        hole = hole[_depth_inside(hole, hull.reshape(-1, 2).astype(np.float64)) > 1.5]
         outer = _clockwise_from_top_left(quad.astype(np.float64))
         inner = _inner_edge(outer, hole)
-        if inner is not None:
+        if inner is not None and _clockwise_convex(inner):
             yield inner + (x, y)
 
 
@@ -1536,12 +1547,7 @@ def board_at(corners: np.ndarray, rows: int, cols: int) -> BoardLocation:
     corners = np.asarray(corners, dtype=np.float64)
     if corners.shape != (4, 2) or not np.all(np.isfinite(corners)):
         raise BoardInputError(f"corners must be four (x, y) points, not shape {corners.shape}")
-    edges = np.roll(corners, -1, axis=0) - corners
-    turns = (
-        edges[:, 0] * np.roll(edges, -1, axis=0)[:, 1]
-        - edges[:, 1] * np.roll(edges, -1, axis=0)[:, 0]
-    )
-    if not np.all(turns > 0):
+    if not _clockwise_convex(corners):
         raise BoardInputError(
             "corners must go clockwise round the board from its top-left "
             "(top-left, top-right, bottom-right, bottom-left), as a convex outline"
@@ -1549,6 +1555,14 @@ def board_at(corners: np.ndarray, rows: int, cols: int) -> BoardLocation:
     square = np.float64([[0, 0], [cols, 0], [cols, rows], [0, rows]])
     homography = cv2.getPerspectiveTransform(square.astype(np.float32), corners.astype(np.float32))
     return BoardLocation(corners, homography / homography[2, 2], rows, cols, 1.0)
+
+
+def _clockwise_convex(corners: np.ndarray) -> bool:
+    """True when the points go clockwise (on screen) round a convex outline."""
+    edges = np.roll(corners, -1, axis=0) - corners
+    following = np.roll(edges, -1, axis=0)
+    turns = edges[:, 0] * following[:, 1] - edges[:, 1] * following[:, 0]
+    return bool(np.all(turns > 0))
 
 
 def _cells_off_image(corners: np.ndarray, rows: int, cols: int, shape: tuple[int, ...]) -> float:
