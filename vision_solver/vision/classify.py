@@ -373,7 +373,10 @@ def _grow_dark(part: np.ndarray, lightness: np.ndarray) -> np.ndarray:
     to show their colour.  Below the bench lies its shadow, so only the sides
     and the top are searched.
     """
-    dark = lightness < 0.5 * float(np.median(lightness))
+    # (the median from a histogram: the same value as np.median, a few times faster)
+    below = np.bincount(lightness.ravel(), minlength=256).cumsum()
+    middle = np.searchsorted(below, [(below[-1] - 1) // 2 + 1, below[-1] // 2 + 1]).mean()
+    dark = lightness < 0.5 * float(middle)
     ys, xs = np.nonzero(part)
     w, h = xs.max() - xs.min() + 1, ys.max() - ys.min() + 1
     region = np.zeros_like(dark)
