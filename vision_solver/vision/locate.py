@@ -280,14 +280,18 @@ def _flat(gradient: np.ndarray, limit: int = 11) -> np.ndarray:
 
 
 def candidate_stages(
-    lab: np.ndarray, regions: list[Regions] | None = None, gradient: np.ndarray | None = None
+    lab: np.ndarray,
+    regions: list[Regions] | None = None,
+    gradient: np.ndarray | None = None,
+    flat: np.ndarray | None = None,
 ) -> Iterator[list[Blob]]:
     """Cell-like blobs of a Lab work image, cheapest segmentation first.
 
     Objects on the backdrop come first, then flat regions (strictly, then
     loosely flat), then colour clusters and salient objects.  The strictly
     flat regions themselves (cell-like or not) are appended to ``regions``
-    when it is given.  ``gradient`` is ``_gradient(lab)``, when known.
+    when it is given.  ``gradient`` is ``_gradient(lab)`` and ``flat``
+    ``_flat(gradient)``, when known.
     """
     h, w = lab.shape[:2]
     min_area = max(6, int(h * w * 4e-6))
@@ -305,7 +309,9 @@ def candidate_stages(
     # Flat regions: pixels whose colour barely changes, split by every edge.
     if gradient is None:
         gradient = _gradient(lab)
-    yield _components(_flat(gradient), sums, "flat12", min_area, max_area, regions)
+    if flat is None:
+        flat = _flat(gradient)
+    yield _components(flat, sums, "flat12", min_area, max_area, regions)
     # Regions that are flat only more loosely (gradients, soft shading).
     flat = _flat(gradient, 29)
     yield _components(flat, sums, "flat30", min_area, max_area)
@@ -841,17 +847,15 @@ def _best_lattice(
     lab = cv2.cvtColor(work, cv2.COLOR_BGR2LAB)
     regions: list[Regions] = []
     gradient = _gradient(lab)
-    if (
-        framed is not None
-        and cv2.countNonZero(_flat(gradient)) < TEXTURED * lab.shape[0] * lab.shape[1]
-    ):
+    flat = _flat(gradient)
+    if framed is not None and cv2.countNonZero(flat) < TEXTURED * flat.size:
         # Hardly anything flat (grass, a photo): tiles are unlikely, and the
         # texture's countless blobs make every stage slow.  A frame first.
         found = framed(None)
         if found is not None:
             return _Search(None, True, found)
         framed = None
-    for stage, found in enumerate(candidate_stages(lab, regions, gradient)):
+    for stage, found in enumerate(candidate_stages(lab, regions, gradient, flat)):
         blobs = _distinct(blobs + found)
         pool = Pool(blobs)
         lattices = [lat for lat in (_lattice_from(g, pool) for g in _groups(blobs)) if lat]
