@@ -506,44 +506,65 @@ def read_benches(
     boards it read 741 of 771 cells where the candidates alone read 746.
     """
     board_mask, lab, reference = _board_backdrop(image, grid)
+    where = _bench_area(image, grid)
     if object_colour is not None:
-        return _read_benches_as(image, grid, reference, object_colour)
+        return _read_benches_as(image, grid, reference, object_colour, where)
     best = None
     for colour in _object_colours(board_mask, lab, reference):
-        reading = _read_benches_as(image, grid, reference, colour)
+        reading = _read_benches_as(image, grid, reference, colour, where)
         if best is None or reading[1].mean() > best[1].mean():
             best = reading
-    return best if best is not None else _read_benches_as(image, grid, reference, None)
+    return best if best is not None else _read_benches_as(image, grid, reference, None, where)
 
 
-def _read_benches_as(
-    image: np.ndarray, grid: Grid, reference: np.ndarray, object_colour: np.ndarray | None
-) -> tuple[np.ndarray, np.ndarray]:
-    """``read_benches`` with benches of ``object_colour`` on grass of chroma ``reference``.
+@dataclass
+class _BenchArea:
+    """Each cell's box (image pixels), a little higher than the cell as benches stand
+    up, and the image under all the boxes in Lab, its top-left at ``origin``."""
 
-    ``reference`` is the grass's (a, b); with no ``object_colour``, any
-    colour far from the grass is a bench's.
-    """
-    rows, cols = grid.rows, grid.cols
-    cells = np.zeros((rows, cols), dtype=np.int64)
-    confidence = np.zeros((rows, cols))
+    boxes: dict[tuple[int, int], tuple[int, int, int, int]]
+    origin: tuple[int, int]
+    lab: np.ndarray
+
+
+def _bench_area(image: np.ndarray, grid: Grid) -> _BenchArea:
     h, w = image.shape[:2]
-    # Each cell's box, a little higher than the cell as benches stand up.
     boxes = {}
-    for r in range(rows):
-        for c in range(cols):
+    for r in range(grid.rows):
+        for c in range(grid.cols):
             quad = grid.cell_quad(r, c)
             x0, y0 = np.floor(quad.min(axis=0)).astype(int)
             x1, y1 = np.ceil(quad.max(axis=0)).astype(int)
             y0 -= int(0.35 * (y1 - y0))
             boxes[r, c] = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
-    # The image under all the boxes, in Lab and (for a known colour) masked, at once.
     bx0, by0 = min(b[0] for b in boxes.values()), min(b[1] for b in boxes.values())
     bx1, by1 = max(b[2] for b in boxes.values()), max(b[3] for b in boxes.values())
     area = image[by0:by1, bx0:bx1]
     lab = cv2.cvtColor(area, cv2.COLOR_BGR2LAB) if area.size else area
+    return _BenchArea(boxes, (bx0, by0), lab)
+
+
+def _read_benches_as(
+    image: np.ndarray,
+    grid: Grid,
+    reference: np.ndarray,
+    object_colour: np.ndarray | None,
+    where: _BenchArea | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """``read_benches`` with benches of ``object_colour`` on grass of chroma ``reference``.
+
+    ``reference`` is the grass's (a, b); with no ``object_colour``, any
+    colour far from the grass is a bench's.  ``where`` is ``_bench_area``,
+    when known (one for every colour tried).
+    """
+    rows, cols = grid.rows, grid.cols
+    cells = np.zeros((rows, cols), dtype=np.int64)
+    confidence = np.zeros((rows, cols))
+    if where is None:
+        where = _bench_area(image, grid)
+    boxes, (bx0, by0), lab = where.boxes, where.origin, where.lab
     known = None
-    if object_colour is not None and area.size:
+    if object_colour is not None and lab.size:
         known = _nearer_to_object(lab, reference, object_colour)
     for (r, c), (x0, y0, x1, y1) in boxes.items():
         crop = image[y0:y1, x0:x1]
@@ -683,8 +704,9 @@ def learn_from_board(
         right = int((read == cells).sum())
         options.append(((right, 1, float(sure.mean())), "glyphs", read, None))
     board_mask, lab, reference = _board_backdrop(image, grid)
+    where = _bench_area(image, grid)
     for colour in _object_colours(board_mask, lab, reference):
-        read, sure = _read_benches_as(image, grid, reference, colour)
+        read, sure = _read_benches_as(image, grid, reference, colour, where)
         right = int((read == cells).sum())
         options.append(((right, 0, float(sure.mean())), "benches", read, colour))
     if not options:  # neither glyphs nor objects on the cells: nothing reads them
