@@ -1399,8 +1399,10 @@ def _framed_board(lab: np.ndarray) -> Framed | None:
     the image, but stands on the cell).
     """
     backdrop = _commonest_chroma(lab)
-    mask = far_from_chroma(lab, backdrop)
+    mask = None  # the objects: made once a frame is found (most images have none)
     for inner in _frames(far_from_chroma(lab, backdrop, thin=True)):
+        if mask is None:
+            mask = far_from_chroma(lab, backdrop)
         inside = np.zeros_like(mask)
         cv2.fillConvexPoly(inside, np.round(inner).astype(np.int32), 1)
         inside = cv2.erode(inside, np.ones((5, 5), np.uint8))
