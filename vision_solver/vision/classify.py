@@ -356,7 +356,8 @@ def _nearer_to_object(
     b = lab[:, :, 2].astype(np.float32)
 
     def distance(to: tuple[float, float]) -> np.ndarray:
-        return cv2.magnitude(a - np.float32(to[0]), b - np.float32(to[1]))
+        da, db = a - np.float32(to[0]), b - np.float32(to[1])
+        return np.sqrt(da * da + db * db)
 
     to_object = distance((object_colour[1], object_colour[2]))
     nearer = (to_object < distance((reference[0], reference[1]))) & (

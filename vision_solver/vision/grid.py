@@ -115,7 +115,8 @@ def _edges(image: np.ndarray, grid: Grid, cell_px: int, margin: float = 0.0) -> 
     board = grid.rectify(image, cell_px, margin, gray=True).astype(np.float32)
     gx = cv2.Sobel(board, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(board, cv2.CV_32F, 0, 1, ksize=3)
-    return cv2.magnitude(gx, gy)
+    # (numpy, not cv2.magnitude: its result depends on where the array lies in memory)
+    return np.sqrt(gx * gx + gy * gy)
 
 
 def fit_tiles(image: np.ndarray, grid: Grid, cell_px: int | None = None) -> Grid:

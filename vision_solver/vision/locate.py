@@ -249,9 +249,9 @@ def far_from_chroma(lab: np.ndarray, reference: np.ndarray, *, thin: bool = Fals
     frame's far side): lighter smoothing, and no opening after.
     """
     lab = lab.astype(np.float32, copy=False)
-    distance = cv2.magnitude(
-        lab[:, :, 1] - np.float32(reference[0]), lab[:, :, 2] - np.float32(reference[1])
-    )
+    da = lab[:, :, 1] - np.float32(reference[0])
+    db = lab[:, :, 2] - np.float32(reference[1])
+    distance = np.sqrt(da * da + db * db)
     smooth = cv2.medianBlur(np.clip(distance * 4, 0, 255).astype(np.uint8), 3 if thin else 5)
     _, mask = cv2.threshold(smooth, 0, 1, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     if thin:

@@ -1,0 +1,137 @@
+"""The readings of a fixed set of images, recorded so that a change can be checked against them.
+
+``python tests/readings.py record`` reads every capture in ../shared/real and
+every seeded renderer scene of ``SCENES`` and writes what was read to
+``tests/data/readings.json``; ``test_readings_unchanged.py`` reads them again
+and compares.  A reading is the puzzle kind, the size, the cells, the
+confidence (to 3 decimals) and the corners (to 2), or the reason no board was
+found.  Each scene also keeps a hash of its pixels, so a change of the
+renderer is told apart from a change of the reader.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+RECORD = HERE / "data" / "readings.json"
+
+#: (look, seed, tilt) of every recorded renderer scene: each look of the
+#: renderer, flat and tilted, at sizes and places its seed draws.
+SCENE_LOOKS = (
+    "flat-dark",
+    "flat-light",
+    "bevel",
+    "round",
+    "gridlines",
+    "terminal",
+    "numbered",
+    "arrow-tiles",
+    "arrow-squares",
+    "chairs",
+)
+SCENES = [(look, seed, tilt) for look in SCENE_LOOKS for seed in range(12) for tilt in (0.0, 0.2)]
+
+
+def scene_key(look: str, seed: int, tilt: float) -> str:
+    return f"{look}/{seed}/{tilt:.1f}"
+
+
+def render_scene(look: str, seed: int, tilt: float):
+    try:
+        from synth import random_scene  # the test-support renderer
+    except ImportError:  # before it moved out of the package
+        from vision_solver.vision.render import random_scene
+
+    puzzle = "arrows" if look.startswith("arrow") or look == "chairs" else "lights"
+    return random_scene(seed, puzzle=puzzle, look=look, tilt=tilt)
+
+
+def pixels_hash(image: np.ndarray) -> str:
+    return hashlib.sha1(np.ascontiguousarray(image).tobytes()).hexdigest()[:16]
+
+
+def reading_of(image: Any, looks: list) -> dict[str, Any]:
+    """What ``read_board`` makes of an image, as plain data."""
+    from vision_solver.errors import BoardNotFound
+    from vision_solver.vision.pipeline import read_board
+
+    try:
+        reading = read_board(image, looks=looks)
+    except BoardNotFound as exc:
+        return {"not_found": str(exc)}
+    return {
+        "puzzle": str(reading.puzzle),
+        "look": reading.look,
+        "rows": reading.rows,
+        "cols": reading.cols,
+        "cells": reading.cells.tolist(),
+        "confidence": np.round(reading.confidence, 3).tolist(),
+        "corners": np.round(reading.grid.corners, 2).tolist(),
+    }
+
+
+def differences(want: dict[str, Any], got: dict[str, Any]) -> list[str]:
+    """What differs between two readings: exact but for confidence and corners (rounding)."""
+    if "not_found" in want or "not_found" in got:
+        return [] if want == got else [f"{want} != {got}"]
+    out = [
+        f"{key}: {want[key]} != {got[key]}"
+        for key in ("puzzle", "look", "rows", "cols", "cells")
+        if want[key] != got[key]
+    ]
+    if out:
+        return out
+    confidence = np.abs(np.array(want["confidence"]) - np.array(got["confidence"])).max()
+    corners = np.abs(np.array(want["corners"]) - np.array(got["corners"])).max()
+    if confidence > 0.0015:
+        out.append(f"confidence differs by {confidence:.4f}")
+    if corners > 0.015:
+        out.append(f"corners differ by {corners:.3f} px")
+    return out
+
+
+def shipped_only() -> list:
+    """The shipped looks alone (no user folder)."""
+    import tempfile
+
+    from vision_solver.vision.looks import load_looks
+
+    with tempfile.TemporaryDirectory() as empty:
+        return load_looks(empty)
+
+
+def record() -> None:
+    sys.path.insert(0, str(HERE))
+    from realdata import REAL, real_entries
+
+    looks = shipped_only()
+    captures = {}
+    for entry in real_entries():
+        captures[entry["file"]] = reading_of(REAL / entry["file"], looks)
+        print(entry["file"], flush=True)
+    scenes = {}
+    for look, seed, tilt in SCENES:
+        scene = render_scene(look, seed, tilt)
+        scenes[scene_key(look, seed, tilt)] = {
+            "pixels": pixels_hash(scene.image),
+            **reading_of(scene.image, looks),
+        }
+        print(scene_key(look, seed, tilt), flush=True)
+    RECORD.parent.mkdir(exist_ok=True)
+    RECORD.write_text(
+        json.dumps({"captures": captures, "scenes": scenes}, separators=(",", ":")) + "\n",
+        encoding="utf-8",
+    )
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] != ["record"]:
+        sys.exit("usage: python tests/readings.py record")
+    record()
