@@ -9,7 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from vision_solver.vision.grid import Grid, align_cells, find_grid, parse_size
-from vision_solver.vision.locate import MAX_FRAMED_CELLS, _count_along, locate_board
+from vision_solver.vision.locate import locate_board
+from vision_solver.vision.locate.frames import MAX_FRAMED_CELLS, count_along
 from vision_solver.vision.looks import learn_look
 from vision_solver.vision.pipeline import read_board
 from vision_solver.vision.render import random_scene, render_board
@@ -414,7 +415,7 @@ def test_count_along_finds_the_cells_whatever_the_common_offset(count, offset, p
     cells = np.repeat(np.arange(count), per_cell)
     jitter = rng.uniform(-0.08, 0.08, len(cells))
     positions = (cells + 0.5 + offset + jitter) / count
-    found = _count_along(positions)
+    found = count_along(positions)
     assert found is not None
     assert found[0] == count
     assert abs(found[1] - offset) < 0.1

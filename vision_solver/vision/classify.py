@@ -27,8 +27,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from .colour import far_from_chroma
 from .grid import Grid
-from .locate import far_from_chroma
 from .looks import Look, learn_look, match_look, state_distances
 
 CELL_PX = 32

@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 
 from ..errors import BoardInputError
-from .locate import BoardLocation
+from .geometry import BoardLocation, apply_homography, cell_size, outline
 
 
 @dataclass
@@ -35,10 +35,7 @@ class Grid:
 
     def to_image(self, uv: np.ndarray) -> np.ndarray:
         """Board coordinates ``(..., 2)`` to image pixels."""
-        uv = np.asarray(uv, dtype=np.float64)
-        flat = uv.reshape(-1, 2)
-        pts = np.column_stack([flat, np.ones(len(flat))]) @ self.homography.T
-        return (pts[:, :2] / pts[:, 2:3]).reshape(uv.shape)
+        return apply_homography(self.homography, uv)
 
     def centres(self) -> np.ndarray:
         """``(rows, cols, 2)`` cell centres in image pixels (x, y)."""
@@ -56,17 +53,12 @@ class Grid:
     def with_homography(self, homography: np.ndarray, tile: float | None = None) -> Grid:
         """The same rows and columns placed by another homography (corners follow)."""
         homography = homography / homography[2, 2]
-        outline = np.array(
-            [[0, 0], [self.cols, 0], [self.cols, self.rows], [0, self.rows]], dtype=np.float64
-        )
-        corners = Grid(self.rows, self.cols, homography, self.corners).to_image(outline)
+        corners = apply_homography(homography, outline(self.rows, self.cols))
         return Grid(self.rows, self.cols, homography, corners, self.tile if tile is None else tile)
 
     def pitch(self) -> float:
         """Typical cell size in image pixels."""
-        top = np.linalg.norm(self.corners[1] - self.corners[0]) / self.cols
-        side = np.linalg.norm(self.corners[3] - self.corners[0]) / self.rows
-        return float((top + side) / 2)
+        return cell_size(self.corners, self.rows, self.cols)
 
     def rectify(
         self, image: np.ndarray, cell_px: int = 32, margin: float = 0.0, gray: bool = False
@@ -80,13 +72,13 @@ class Grid:
         out_h = int(round((self.rows + 2 * margin) * cell_px))
         # The image box under the output, two pixels wider all round (bilinear
         # reads one pixel beyond a sample); outside the image edges repeat.
-        outline = self.to_image(
+        under = self.to_image(
             np.array([[0, 0], [out_w, 0], [out_w, out_h], [0, out_h]], np.float64) / cell_px
             - margin
         )
         h, w = image.shape[:2]
-        x0, y0 = np.clip(np.floor(outline.min(axis=0)).astype(int) - 2, 0, [w - 1, h - 1])
-        x1, y1 = np.clip(np.ceil(outline.max(axis=0)).astype(int) + 3, [x0 + 1, y0 + 1], [w, h])
+        x0, y0 = np.clip(np.floor(under.min(axis=0)).astype(int) - 2, 0, [w - 1, h - 1])
+        x1, y1 = np.clip(np.ceil(under.max(axis=0)).astype(int) + 3, [x0 + 1, y0 + 1], [w, h])
         source = image[y0:y1, x0:x1]
         if gray and source.ndim == 3:
             source = cv2.cvtColor(source, cv2.COLOR_BGR2GRAY)

@@ -1,0 +1,265 @@
+"""The locate stage: find the board's cells among everything else in the image.
+
+A board is a lattice of look-alike cells.  We cut the image into candidate
+blobs (``segment``), group those of cell-like shape (``blobs``), and look for
+the largest set of similar blobs that sit on a regular 2-D lattice
+(``lattice``).  The lattice is fitted as a homography from lattice
+coordinates (col, row) to image pixels, so a tilted photo is the same problem
+as a screenshot, only with a less trivial homography.  On a board without
+gaps, cells of one state merge into larger regions; the lattice found from
+the isolated cells then grows over the regions made of whole cells
+(``gapless``).  Lattices are judged (``judge``) and the search stops at the
+first convincing, complete one.  Boards of 3-D objects drawn inside a frame
+are found by the frame (``frames``).
+
+The search runs on a coarse work image first, then at full detail around
+what it found and over the whole image.  The result is the board's four
+outer corners (the outer edge of the cell grid, clockwise from the top-left)
+and its homography; the grid stage then settles the rows and columns.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from ..geometry import (
+    BoardLocation,
+    apply_homography,
+    board_at,
+    cell_size,
+    cells_off_image,
+    outline,
+)
+from .blobs import distinct, size_groups
+from .frames import Framed, framed_board
+from .gapless import grow_gapless, pieces_run_on, runs_on
+from .judge import (
+    MIN_PITCH,
+    around,
+    complete_and_solid,
+    convincing,
+    encloses_as_holes,
+    finer_hidden,
+    pitch,
+    specks,
+    touches_edge,
+)
+from .lattice import Lattice, Pool, lattice_from
+from .segment import (
+    COARSE_SIDE,
+    MAX_SIDE,
+    Blob,
+    Regions,
+    candidate_stages,
+    flat_mask,
+    lab_gradient,
+    work_image,
+)
+
+__all__ = ["BoardLocation", "NotFound", "board_at", "locate_board"]
+
+#: A board in a frame is looked for once the first FRAME_AFTER stages found
+#: no complete board of tiles (most tile boards end the search by then).
+FRAME_AFTER = 2
+
+
+#: ... or at once, in an image less than this share of which is flat (grass:
+#: 0.01 to 0.13; photos 0.2; screenshots of tile boards 0.65 and up).
+TEXTURED = 0.4
+
+
+#: The first stages of ``candidate_stages`` (objects on the backdrop, flat
+#: regions) may end the search early.
+EARLY_STAGES = 3
+
+
+@dataclass
+class NotFound:
+    """Detection failed; ``reason`` says why (falsy, like a failed estimation)."""
+
+    reason: str
+
+    def __bool__(self) -> bool:
+        return False
+
+
+@dataclass
+class _Search:
+    """What the search of one work image found."""
+
+    lattice: Lattice | None  # the most convincing lattice of cells
+    searched_all: bool  # no stage ended the search early: no complete board of tiles
+    framed: BoardLocation | None = None  # a board in a frame, found instead
+
+
+def _best_lattice(
+    work: np.ndarray, framed: Callable[[Lattice | None], BoardLocation | None] | None = None
+) -> _Search:
+    """The most convincing lattice of cells in a work image.
+
+    Objects on the backdrop or flat regions find most tile boards (arrow
+    tiles the former, plain tiles the latter).  As soon as a stage gives a
+    complete, solid board the later ones are skipped (the colour
+    segmentations cost the most).  When the first FRAME_AFTER stages found
+    none, or at once in an image with hardly anything flat, ``framed``
+    (given the lattice so far) is asked for a board in a frame: the one it
+    gives ends the search.
+    """
+    blobs: list[Blob] = []
+    best = None
+    lab = cv2.cvtColor(work, cv2.COLOR_BGR2LAB)
+    regions: list[Regions] = []
+    gradient = lab_gradient(lab)
+    flat = flat_mask(gradient)
+    if framed is not None and cv2.countNonZero(flat) < TEXTURED * flat.size:
+        # Hardly anything flat (grass, a photo): tiles are unlikely, and the
+        # texture's countless blobs make every stage slow.  A frame first.
+        found = framed(None)
+        if found is not None:
+            return _Search(None, True, found)
+        framed = None
+    for stage, found in enumerate(candidate_stages(lab, regions, gradient, flat)):
+        blobs = distinct(blobs + found)
+        pool = Pool(blobs)
+        lattices = [lat for lat in (lattice_from(g, pool) for g in size_groups(blobs)) if lat]
+        if regions:
+            lattices = [grow_gapless(lat, lab, regions[0]) for lat in lattices]
+        if best is not None:
+            # More blobs may regroup the cells of an earlier stage's board.
+            lattices.append(best)
+        best = max(lattices, key=lambda lat: lat.score, default=None)
+        if best is not None:
+            # Prefer the tiles to the gaps between them.
+            tiles = [
+                lat
+                for lat in lattices
+                if lat.score > 0.3 * best.score and encloses_as_holes(lat, best)
+            ]
+            if tiles:
+                best = max(tiles, key=lambda lat: lat.score)
+        if best is not None:
+            best.finer = finer_hidden(best, blobs)
+        if (
+            stage < EARLY_STAGES
+            and complete_and_solid(best, lab)
+            and not runs_on(best, blobs)
+            and not (regions and pieces_run_on(best, lab, regions[0]))
+        ):
+            return _Search(best, False)
+        if stage + 1 == FRAME_AFTER and framed is not None:
+            found = framed(best)
+            if found is not None:
+                return _Search(best, True, found)
+    return _Search(best, True)
+
+
+def locate_board(image: np.ndarray) -> BoardLocation | NotFound:
+    """Find the board in a BGR image: its outer corners and grid homography."""
+    if image.ndim != 3 or image.shape[2] != 3:
+        return NotFound(f"expected an H x W x 3 colour image, not shape {image.shape}")
+    # Coarse first (fast).  When that finds nothing convincing (tiny cells, a
+    # tiny or gappy board), look again at full detail: first around what the
+    # coarse pass found, then over the whole image; keep what holds more cells.
+    work, scale = work_image(image, COARSE_SIDE)
+    offset = np.zeros(2)
+
+    def in_frame(
+        crop: np.ndarray, crop_scale: float, crop_at: np.ndarray, lattice: Lattice | None
+    ) -> BoardLocation | None:
+        """The board in a frame in a work image, when it is a better answer than ``lattice``."""
+        framed = framed_board(cv2.cvtColor(crop, cv2.COLOR_BGR2LAB))
+        if framed is None:
+            return None
+        found = _framed_location(framed, crop_scale, crop_at)
+        placed = _lattice_location(lattice, scale, offset, image.shape)
+        return found if _frame_rather(found, lattice, placed) else None
+
+    # When the cheap stages find no complete board of tiles, it may be objects
+    # in a frame (benches on grass, whose texture makes the later stages slow).
+    coarse = _best_lattice(work, lambda lattice: in_frame(work, scale, offset, lattice))
+    if coarse.framed is not None:
+        return coarse.framed
+    best, searched_all = coarse.lattice, coarse.searched_all
+    if max(image.shape[:2]) > COARSE_SIDE and not convincing(best):
+        regions = [around(best, scale, image.shape)] if best is not None else []
+        whole_image = (0, 0, image.shape[1], image.shape[0])
+        if whole_image not in regions:  # the box around may be the whole image already
+            regions.append(whole_image)
+        for x0, y0, x1, y1 in regions:
+            fine_work, fine_scale = work_image(image[y0:y1, x0:x1], MAX_SIDE)
+            fine_offset = np.array([x0, y0], dtype=np.float64)
+            if searched_all:
+                # A frame too thin to see in the coarse image: first, as the
+                # lattice search at full detail costs the most.
+                found = in_frame(fine_work, fine_scale, fine_offset, best)
+                if found is not None:
+                    return found
+            fine = _best_lattice(fine_work).lattice
+            if fine is not None and (
+                best is None
+                or len(fine.members) > len(best.members)
+                or (pitch(best) < MIN_PITCH and len(fine.members) >= 0.8 * len(best.members))
+            ):
+                best, scale, offset = fine, fine_scale, fine_offset
+            whole = (x0, y0, x1, y1) == (0, 0, image.shape[1], image.shape[0])
+            if convincing(best) and (whole or not touches_edge(best, x1 - x0, y1 - y0, scale)):
+                break
+    return _lattice_location(best, scale, offset, image.shape)
+
+
+def _lattice_location(
+    best: Lattice | None, scale: float, offset: np.ndarray, shape: tuple[int, ...]
+) -> BoardLocation | NotFound:
+    """The board a lattice found in a work image (``scale``, ``offset``) makes in the image."""
+    if best is None:
+        return NotFound("no grid of similar cells found in the image")
+    r0, r1 = best.rows
+    c0, c1 = best.cols
+    # Cell (r, c) of the board is lattice point (c0 + c, r0 + r); its edges are +-0.5.
+    to_board = np.array([[1.0, 0, c0 - 0.5], [0, 1.0, r0 - 0.5], [0, 0, 1.0]])
+    unscale = np.array([[1.0 / scale, 0, offset[0]], [0, 1.0 / scale, offset[1]], [0, 0, 1.0]])
+    homography = unscale @ best.homography @ to_board
+    homography /= homography[2, 2]
+    rows, cols = best.shape
+    corners = apply_homography(homography, outline(rows, cols))
+    off = cells_off_image(corners, rows, cols, shape)
+    if off > 0.5 and specks(best):
+        # Specks on a lattice that runs off the image are what texture (noise,
+        # foliage) makes up; a board's cells past the image could not be read.
+        return NotFound(f"the only grid found runs {off:.1f} cells off the image")
+    cover = len(best.members) / (rows * cols)
+    return BoardLocation(corners, homography, rows, cols, float(min(1.0, cover)))
+
+
+def _framed_location(framed: Framed, scale: float, offset: np.ndarray) -> BoardLocation:
+    """The board inside a frame found in a work image at ``scale`` of the crop at ``offset``."""
+    location = board_at(framed.corners / scale + offset, framed.rows, framed.cols)
+    return dataclasses.replace(location, confidence=framed.cover, framed=True)
+
+
+def _frame_rather(
+    framed: BoardLocation, lattice: Lattice | None, location: BoardLocation | NotFound
+) -> bool:
+    """True when the board in a frame is a better answer than the lattice's.
+
+    It is when the lattice is not convincing, or when the lattice is part of
+    the framed board: cells of the same size, inside the frame, fewer (the
+    objects of one turn, say).
+    """
+    if lattice is None or not location or not convincing(lattice):
+        return True
+    corners = framed.corners
+    centre = location.corners.mean(axis=0)
+    inside = cv2.pointPolygonTest(
+        corners.astype(np.float32), (float(centre[0]), float(centre[1])), False
+    )
+    ratio = cell_size(corners, framed.rows, framed.cols) / cell_size(
+        location.corners, location.rows, location.cols
+    )
+    more = framed.rows * framed.cols > location.rows * location.cols
+    return bool(inside >= 0 and more and 0.75 < ratio < 1.33)

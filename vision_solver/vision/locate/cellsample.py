@@ -1,0 +1,80 @@
+"""Sampling a lattice's cells in a work image: colours, flat regions, areas.
+
+What the judges of a lattice and the gapless growth look at: the median
+colour of a ring inside each cell, the flat region under its four quarters,
+the area of its quadrilateral, and the distinct colours (states) of the
+members.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..geometry import apply_homography, quad_areas
+from .lattice import Lattice
+from .segment import Regions
+
+#: Where a cell's colour is sampled, in cells from its centre: a ring that
+#: misses a mark in the middle of the cell and the cell's own edge.
+RING = np.array([(du, dv) for du in (-0.3, -0.15, 0.15, 0.3) for dv in (-0.3, -0.15, 0.15, 0.3)])
+
+
+#: Where a cell's flat region is looked up: all four must agree.
+QUARTERS = np.array([(-0.25, -0.25), (0.25, -0.25), (-0.25, 0.25), (0.25, 0.25)])
+
+
+def cell_points(lattice: Lattice, keys: list[tuple[int, int]], offsets: np.ndarray) -> np.ndarray:
+    """``(len(keys), len(offsets), 2)`` pixels (x, y) of offsets around lattice cells (row, col)."""
+    centres = np.array([(c, r) for r, c in keys], dtype=np.float64).reshape(-1, 2)
+    points = apply_homography(
+        lattice.homography, (centres[:, None, :] + offsets[None]).reshape(-1, 2)
+    )
+    return np.round(points).astype(np.int64).reshape(len(keys), len(offsets), 2)
+
+
+def on_image(pixels: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """Which cells have all their sample ``pixels`` (..., k, 2) on an image of ``shape``."""
+    h, w = shape[:2]
+    x, y = pixels[..., 0], pixels[..., 1]
+    return ((x >= 0) & (x < w) & (y >= 0) & (y < h)).all(axis=-1)
+
+
+def cell_colours(lattice: Lattice, lab: np.ndarray, keys: list[tuple[int, int]]) -> np.ndarray:
+    """Median Lab colour of each lattice cell (row, col) in ``keys``; NaN where off the image."""
+    pixels = cell_points(lattice, keys, RING)
+    inside = on_image(pixels, lab.shape)
+    colours = np.full((len(keys), 3), np.nan)
+    if inside.any():
+        picked = pixels[inside]
+        colours[inside] = np.median(lab[picked[..., 1], picked[..., 0]].astype(np.float64), axis=1)
+    return colours
+
+
+def cell_regions(lattice: Lattice, regions: Regions, keys: list[tuple[int, int]]) -> np.ndarray:
+    """The flat region holding each lattice cell (row, col); 0 where none does, or off the image."""
+    pixels = cell_points(lattice, keys, QUARTERS)
+    inside = on_image(pixels, regions.labels.shape)
+    found = np.zeros(len(keys), dtype=np.int64)
+    if inside.any():
+        picked = pixels[inside]
+        labels = regions.labels[picked[..., 1], picked[..., 0]]
+        found[inside] = np.where((labels == labels[:, :1]).all(axis=1), labels[:, 0], 0)
+    return found
+
+
+def cell_areas(lattice: Lattice, keys: list[tuple[int, int]]) -> np.ndarray:
+    """Area in pixels of each lattice cell (row, col): its quadrilateral's, by the shoelace rule."""
+    corners = np.array([(-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5)])
+    centres = np.array([(c, r) for r, c in keys], dtype=np.float64).reshape(-1, 2)
+    return quad_areas(apply_homography(lattice.homography, centres[:, None, :] + corners[None]))
+
+
+def state_colours(lattice: Lattice, lab: np.ndarray, tolerance: float = 14.0) -> np.ndarray:
+    """The members' colours, one of each: the first one's, then the first one unlike it, ..."""
+    left = cell_colours(lattice, lab, list(lattice.members))
+    left = left[~np.isnan(left).any(axis=1)]
+    palette = []
+    while len(left):
+        palette.append(left[0])
+        left = left[np.linalg.norm(left - left[0], axis=1) >= tolerance]
+    return np.array(palette).reshape(-1, 3)

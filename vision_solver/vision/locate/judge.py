@@ -1,0 +1,140 @@
+"""Judging a lattice: is it a board worth trusting, or a part, or the gaps?
+
+A board worth trusting is not tiny, mostly found, and of cells big enough to
+place well; a lattice of specks, of the gaps between round tiles, or with
+look-alikes half-way between its points is not (yet) one.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..geometry import apply_homography
+from .cellsample import on_image
+from .lattice import Lattice
+from .segment import Blob
+
+MIN_PITCH = 18.0
+
+
+def pitch(lattice: Lattice) -> float:
+    """Cell pitch of a lattice in work pixels."""
+    a, b, c = apply_homography(lattice.homography, [[0, 0], [1, 0], [0, 1]])
+    return float(min(np.linalg.norm(b - a), np.linalg.norm(c - a)))
+
+
+def encloses_as_holes(outer: Lattice, inner: Lattice) -> bool:
+    """True when ``inner`` is the lattice of gaps between ``outer``'s (round) tiles.
+
+    Gaps between four round tiles look like cells too; they sit half a step off
+    the tiles' lattice and there is one row and one column fewer of them.
+    """
+    if (inner.shape[0] + 1, inner.shape[1] + 1) != outer.shape:
+        return False
+    centre = np.mean([(b.x, b.y) for b in inner.members.values()], axis=0)
+    uv = apply_homography(np.linalg.inv(outer.homography), [centre])[0]
+    frac = uv - np.floor(uv)
+    return bool(np.all(np.abs(frac - 0.5) < 0.2))
+
+
+def around(lattice: Lattice, scale: float, shape: tuple[int, ...]) -> tuple[int, int, int, int]:
+    """The image box around a (coarse) lattice's cells, with two cells of margin."""
+    (r0, r1), (c0, c1) = lattice.rows, lattice.cols
+    pts = (
+        apply_homography(
+            lattice.homography,
+            [
+                [c0 - 2.5, r0 - 2.5],
+                [c1 + 2.5, r0 - 2.5],
+                [c1 + 2.5, r1 + 2.5],
+                [c0 - 2.5, r1 + 2.5],
+            ],
+        )
+        / scale
+    )
+    x0, y0 = np.floor(pts.min(axis=0)).astype(int)
+    x1, y1 = np.ceil(pts.max(axis=0)).astype(int)
+    h, w = shape[:2]
+    return max(0, x0), max(0, y0), min(w, x1), min(h, y1)
+
+
+def touches_edge(lattice: Lattice, width: int, height: int, scale: float) -> bool:
+    """True when a lattice found in a crop may run on past the crop's edge."""
+    (r0, r1), (c0, c1) = lattice.rows, lattice.cols
+    pts = apply_homography(lattice.homography, [[c0 - 1.5, r0 - 1.5], [c1 + 1.5, r1 + 1.5]]) / scale
+    return bool(pts[0, 0] < 0 or pts[0, 1] < 0 or pts[1, 0] > width or pts[1, 1] > height)
+
+
+def convincing(lattice: Lattice | None) -> bool:
+    """A board worth trusting: not tiny, mostly found, cells big enough to place well.
+
+    A board found whole may have smaller cells (down to 10 px) than one with
+    gaps (MIN_PITCH): every cell then helps to place the grid.
+    """
+    if lattice is None or min(lattice.shape) <= 2 or lattice.finer:
+        return False
+    found = len(lattice.members) / (lattice.shape[0] * lattice.shape[1])
+    step = pitch(lattice)
+    if specks(lattice):
+        return False  # specks (dots, glints) on a lattice: look closer before trusting it
+    return (step >= MIN_PITCH and found >= 0.7) or (step >= 10 and found == 1.0)
+
+
+def specks(lattice: Lattice) -> bool:
+    """True when the lattice's blobs are specks: far smaller than its cells."""
+    return bool(np.median([b.size for b in lattice.members.values()]) < 0.25 * pitch(lattice))
+
+
+def finer_hidden(lattice: Lattice, blobs: list[Blob]) -> bool:
+    """True when many look-alikes sit half a step between the lattice's points."""
+    size = float(np.median([b.size for b in lattice.members.values()]))
+    alike = [b for b in blobs if 0.6 * size <= b.size <= 1.6 * size]
+    if not alike:
+        return False
+    uv = apply_homography(np.linalg.inv(lattice.homography), [(b.x, b.y) for b in alike])
+    (r0, r1), (c0, c1) = lattice.rows, lattice.cols
+    inside = (
+        (uv[:, 0] > c0 - 0.5)
+        & (uv[:, 0] < c1 + 0.5)
+        & (uv[:, 1] > r0 - 0.5)
+        & (uv[:, 1] < r1 + 0.5)
+    )
+    frac = np.abs(uv - np.round(uv))
+    halfway = ((np.abs(frac - 0.5) < 0.15) & (frac[:, ::-1] < 0.15)).any(axis=1)
+    return bool((halfway & inside).sum() >= 0.3 * len(lattice.members))
+
+
+def complete_and_solid(lattice: Lattice | None, lab: np.ndarray) -> bool:
+    """Every cell found, and surely tiles: nothing for further segmentations to add.
+
+    Solid blobs are tiles, and so are objects that stand out from the
+    commonest colour; other hollow ones (a tile with a digit or an arrow cut
+    out) are too unless they have the colour around the board, as the gaps
+    between round tiles do.
+    """
+    if lattice is None or not convincing(lattice):
+        return False
+    rows, cols = lattice.shape
+    if len(lattice.members) != rows * cols or len(lattice.members) < 0.8 * lattice.group:
+        return False  # incomplete, or look-alikes off the lattice (a finer board?)
+    fills = [b.fill for b in lattice.members.values()]
+    if np.mean([b.source == "backdrop" for b in lattice.members.values()]) > 0.5:
+        return True  # objects standing out from the backdrop cannot be gaps in it
+    return float(np.median(fills)) >= 0.85 or not _background_coloured(lattice, lab)
+
+
+def _background_coloured(lattice: Lattice, lab: np.ndarray) -> bool:
+    """True when the cells have the colour of a ring just outside the board."""
+    (r0, r1), (c0, c1) = lattice.rows, lattice.cols
+    ring = []
+    for t in np.linspace(0, 1, 40):
+        u = c0 - 0.5 + t * (c1 - c0 + 1)
+        v = r0 - 0.5 + t * (r1 - r0 + 1)
+        ring += [(u, r0 - 0.85), (u, r1 + 0.85), (c0 - 0.85, v), (c1 + 0.85, v)]
+    pts = np.round(apply_homography(lattice.homography, ring)).astype(int)
+    inside = on_image(pts[:, None, :], lab.shape)
+    if inside.sum() < 20:
+        return True  # cannot tell: do not stop early
+    around = np.median(lab[pts[inside, 1], pts[inside, 0]].astype(np.float64), axis=0)
+    cells = np.median([b.colour for b in lattice.members.values()], axis=0)
+    return bool(np.linalg.norm(around - cells) < 12.0)
