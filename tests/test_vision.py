@@ -159,12 +159,12 @@ def test_sizes_from_tiny_to_twenty(rows, cols):
 
 def test_issue3_learned_look_reads_a_game_the_generic_rule_gets_backwards():
     """'bevel' draws lit as the paler state; one labelled board teaches the look."""
-    from vision_solver.vision.classify import grid_features
+    from vision_solver.vision.classify import CellStack
 
     teach = random_scene(10, look="bevel", rows=5, cols=5)
     location = locate_board(teach.image)
     grid = find_grid(teach.image, location, teach.cells.shape)
-    features = grid_features(teach.image, grid)
+    features = CellStack(teach.image, grid).features
     look = learn_look(features, teach.cells, "my-bevel", "lights", "colours")
     for seed in (11, 12):
         scene = random_scene(seed, look="bevel")
@@ -334,7 +334,7 @@ def test_issue3_small_chair_board_far_off_is_found_by_its_thin_frame():
 def test_bench_whose_shaded_faces_open_away_is_still_read():
     """A tiny end-on bench whose grown silhouette the opening removes whole:
     it is read from its lit part (this raised on an empty array)."""
-    from vision_solver.vision.classify import bench_direction
+    from vision_solver.vision.classify.benches import bench_direction
 
     crop = np.full((12, 12, 3), 90, np.uint8)
     part = np.zeros((12, 12), np.uint8)
@@ -347,14 +347,15 @@ def test_issue3_grass_in_light_is_no_bench_colour():
     """Sunlit grass stands out from the grass's median colour too; read as the
     benches' colour it read half of this 18x14 board.  Candidates of the
     grass's own hue are left out."""
-    from vision_solver.vision.classify import _board_backdrop, object_colours, read_cells
+    from vision_solver.vision.classify import read_cells
+    from vision_solver.vision.classify.benches import board_backdrop, object_colours
 
     scene = random_scene(0, puzzle="arrows", look="chairs")
     rows, cols = scene.cells.shape
     square = np.float32([[0, 0], [cols, 0], [cols, rows], [0, rows]])
     homography = cv2.getPerspectiveTransform(square, np.float32(scene.corners))
     grid = Grid(rows, cols, homography, scene.corners)
-    _, _, grass = _board_backdrop(scene.image, grid)
+    _, _, grass = board_backdrop(scene.image, grid)
     colours = object_colours(scene.image, grid)
     # (the grass's hue and the wood's are 120 and about 60 degrees round from red)
     hues = [np.degrees(np.arctan2(c[2] - 128, c[1] - 128)) for c in [*colours, [0, *grass]]]

@@ -33,3 +33,8 @@ def commonest_chroma(lab: np.ndarray) -> np.ndarray:
     h, w = lab.shape[:2]
     sample = lab.reshape(-1, 3)[:: max(1, h * w // 20000)]
     return np.median(sample[:, 1:], axis=0)
+
+
+def chroma(lab: np.ndarray) -> np.ndarray:
+    """How colourful each Lab colour ``(..., 3)`` is: its distance from grey in (a, b)."""
+    return np.hypot(lab[..., 1] - 128.0, lab[..., 2] - 128.0)

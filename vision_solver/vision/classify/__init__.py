@@ -1,0 +1,110 @@
+"""The classify stage: the state of every cell, with a confidence.
+
+The board is rectified once into a stack of cells (``cells.CellStack``)
+that every reader takes: ``lights`` (two states, lit or dark), ``glyphs``
+(arrows drawn on tiles) and ``benches`` (3-D chairs on grass).  Which reader
+reads a board is decided here, in one place: a look that knows the game
+names its reader; else, for ``auto``, a board whose cells all carry the same
+pointing glyph is an arrow board, one with an object on textured grass in
+every cell a chair board, and any other a lights board.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..grid import Grid
+from ..looks import Look, learn_look, match_look
+from .benches import bench_readings, objects_on_grass, read_benches
+from .cells import CellStack
+from .glyphs import cell_glyphs, looks_like_glyphs, read_glyphs
+from .lights import read_lights, read_with_look
+
+__all__ = ["CellReading", "CellStack", "learn_from_board", "read_cells"]
+
+
+@dataclass
+class CellReading:
+    """What the classify stage read."""
+
+    puzzle: str  # "lights" or "arrows"
+    cells: np.ndarray  # (rows, cols) int64
+    confidence: np.ndarray  # (rows, cols) float64 in [0, 1]
+    look: str  # name of the look used, or "generic"
+
+    @property
+    def states(self) -> int:
+        return 2 if self.puzzle == "lights" else 4
+
+
+def read_cells(
+    image: np.ndarray, grid: Grid, puzzle: str = "auto", looks: list[Look] | None = None
+) -> CellReading:
+    """Read every cell of ``grid`` in ``image``: ``puzzle`` is lights, arrows or auto."""
+    stack = CellStack(image, grid)
+    look = match_look(stack.features, looks or [], puzzle)
+    if look is not None:
+        cells, confidence = _read_with(stack, look)
+        return CellReading(look.puzzle, cells, confidence, look.name)
+    if puzzle in ("arrows", "auto"):
+        glyphs = None
+        # Most boards without glyphs show it in their first row: read that
+        # alone before the whole board.
+        if puzzle == "arrows" or cell_glyphs(stack.first_row(), 1, grid.cols, pointing=True):
+            glyphs = cell_glyphs(stack.board(), grid.rows, grid.cols, pointing=puzzle == "auto")
+        if glyphs is not None and (puzzle == "arrows" or looks_like_glyphs(glyphs)):
+            cells, confidence = read_glyphs(glyphs, grid.rows, grid.cols)
+            return CellReading("arrows", cells, confidence, "generic")
+        if puzzle == "arrows" or objects_on_grass(stack):
+            cells, confidence = read_benches(stack)
+            return CellReading("arrows", cells, confidence, "generic")
+    cells, confidence = read_lights(stack.features)
+    return CellReading("lights", cells, confidence, "generic")
+
+
+def _read_with(stack: CellStack, look: Look) -> tuple[np.ndarray, np.ndarray]:
+    """The cells as the reader a look names reads them: (cells, confidence)."""
+    if look.reader == "benches":
+        return read_benches(stack, look.object_colour)
+    if look.reader == "glyphs":
+        glyphs = cell_glyphs(stack.board(), stack.rows, stack.cols)
+        if glyphs is None:  # no glyph to read anywhere: nothing is known
+            shape = (stack.rows, stack.cols)
+            return np.zeros(shape, np.int64), np.zeros(shape)
+        return read_glyphs(glyphs, stack.rows, stack.cols)
+    return read_with_look(stack.features, look)
+
+
+def learn_from_board(
+    image: np.ndarray, grid: Grid, cells: np.ndarray, name: str, puzzle: str
+) -> tuple[Look, np.ndarray]:
+    """A look learned from one correctly labelled board, and that board read back with it.
+
+    Lights boards learn their cells' colours.  Arrow boards are read with
+    glyphs or as benches, whichever reads the labels better; benches learn
+    their colour: the candidate of ``object_colours`` that reads the labels
+    best (then with the most confidence).
+    """
+    cells = np.asarray(cells)
+    stack = CellStack(image, grid)
+    if puzzle == "lights":
+        look = learn_look(stack.features, cells, name, "lights", "colours")
+        return look, read_with_look(stack.features, look)[0]
+    # (cells read right, glyphs first on a tie, mean confidence), reader, cells, colour
+    options: list[tuple[tuple[int, int, float], str, np.ndarray, np.ndarray | None]] = []
+    glyphs = cell_glyphs(stack.board(), grid.rows, grid.cols)
+    if glyphs is not None:
+        read, sure = read_glyphs(glyphs, grid.rows, grid.cols)
+        options.append(((int((read == cells).sum()), 1, float(sure.mean())), "glyphs", read, None))
+    for colour, (read, sure) in bench_readings(stack):
+        right = int((read == cells).sum())
+        options.append(((right, 0, float(sure.mean())), "benches", read, colour))
+    if not options:  # neither glyphs nor objects on the cells: nothing reads them
+        look = learn_look(stack.features, cells, name, "arrows", "glyphs")
+        return look, np.full_like(cells, -1)
+    _, reader, read_back, colour = max(options, key=lambda option: option[0])
+    look = learn_look(stack.features, cells, name, "arrows", reader)
+    look.object_colour = colour
+    return look, read_back

@@ -1,0 +1,111 @@
+"""The lights reader: each cell lit or dark, read from the board as a whole.
+
+Each cell is summarised by its typical colour and its ink (``cells``).  One
+state is the densest tight group of cells (a game draws all its cells of one
+state alike); the others are the second state.  Which group is lit is known
+from a matching look (``read_with_look``) or decided by the generic rule: the
+more colourful state is lit; between two greys the brighter one; between two
+equally bright greys the one carrying a mark.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..colour import chroma
+from ..looks import Look, state_distances
+
+#: Feature weights for telling states apart: hue and saturation count more than
+#: lightness, so a cursor's glow or a shadow does not pass for a lit cell.
+_WEIGHTS = np.array([0.5, 1.5, 1.5, 1.0])
+
+
+def _mode_cluster(points: np.ndarray, radius: float) -> np.ndarray:
+    """Mask of the densest tight cluster of ``points`` (mean-shift from the densest point)."""
+    # squared distances from a Gram matrix: no (n, n, d) array of differences
+    # (single precision is plenty to count neighbours within a radius)
+    single = points.astype(np.float32)
+    square = np.square(single).sum(axis=1)
+    dist2 = single @ (-2.0 * single.T).astype(np.float32)
+    dist2 += square[:, None]
+    dist2 += square[None, :]
+    centre = points[int(np.argmax(np.count_nonzero(dist2 < radius**2, axis=1)))]
+    member = np.zeros(len(points), dtype=bool)
+    for _ in range(5):
+        member = np.linalg.norm(points - centre, axis=1) < 1.5 * radius
+        centre = points[member].mean(axis=0)
+    return member
+
+
+def _lit_group(groups: list[np.ndarray]) -> int:
+    """Which of two groups of cells ([L, a, b, ink] rows) is lit, by the generic rule.
+
+    The more colourful group (mean chroma of its cells); between two greys of
+    very different lightness the brighter (a filled tile against an outline);
+    otherwise the one carrying more of a mark (a checked box).
+    """
+    colourful = [float(chroma(g[:, :3]).mean()) for g in groups]
+    if abs(colourful[0] - colourful[1]) > 15:
+        return int(np.argmax(colourful))
+    light = [float(g[:, 0].mean()) for g in groups]
+    ink = [float(g[:, 3].mean()) for g in groups]
+    if abs(light[0] - light[1]) > 30 or abs(ink[0] - ink[1]) < 3:
+        return int(np.argmax(light))
+    return int(np.argmax(ink))
+
+
+def read_lights(features: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Generic two-state reading: (cells, confidence).
+
+    One state is the densest tight group of cells (a game draws all its cells
+    of one state alike).  If the remaining cells also share one look, every
+    cell goes to the nearer of the two looks; if they vary (games that paint
+    each lit cell a different colour), they are simply "not the first group".
+    """
+    rows, cols, _ = features.shape
+    points = features.reshape(-1, 4).astype(np.float64) * _WEIGHTS
+    first = _mode_cluster(points, radius=12.0)
+    if first.all():
+        # One state only: lit if the board is colourful, dark otherwise.
+        lit = bool(chroma(features.reshape(-1, 4)[:, :3]).mean() > 25)
+        return np.full((rows, cols), int(lit)), np.full((rows, cols), 0.6)
+    rest = points[~first]
+    second_core = _mode_cluster(rest, radius=12.0)
+    raw = features.reshape(-1, 4).astype(np.float64)
+    if second_core.sum() >= 0.3 * len(rest):
+        centres = np.array([points[first].mean(axis=0), rest[second_core].mean(axis=0)])
+        d = np.linalg.norm(points[:, None, :] - centres[None, :, :], axis=2)
+        labels = d.argmin(axis=1)
+        own = d[np.arange(len(points)), labels]
+        other = d[np.arange(len(points)), 1 - labels]
+        # A cell far from both looks is usually under a cursor, which brightens:
+        # between the two it is the darker state, above both the brighter one.
+        colour_own = np.linalg.norm(points[:, :3] - centres[labels, :3], axis=1)
+        odd = colour_own > 0.35 * np.linalg.norm(centres[0, :3] - centres[1, :3])
+        if odd.any():
+            light = centres[:, 0] / _WEIGHTS[0]
+            darker, brighter = int(np.argmin(light)), int(np.argmax(light))
+            labels[odd] = np.where(raw[odd, 0] > light.max(), brighter, darker)
+        confidence = np.clip((other - own) / np.maximum(other + own, 1e-9), 0, 1)
+        confidence[odd] = 0.3
+    else:
+        labels = (~first).astype(np.int64)
+        spread = np.linalg.norm(points - points[first].mean(axis=0), axis=1)
+        confidence = np.clip(np.abs(spread - 18.0) / 18.0, 0, 1)
+    lit_group = _lit_group([raw[labels == 0], raw[labels == 1]])
+    cells = (labels == lit_group).astype(np.int64)
+    return cells.reshape(rows, cols), (0.5 + 0.5 * confidence).reshape(rows, cols)
+
+
+def read_with_look(features: np.ndarray, look: Look) -> tuple[np.ndarray, np.ndarray]:
+    """Nearest prototype of a look: (cells, confidence)."""
+    rows, cols, _ = features.shape
+    points = features.reshape(-1, 4).astype(np.float64)
+    states = sorted(look.prototypes)
+    best = state_distances(points, look)
+    order = np.sort(best, axis=1)
+    cells = np.array(states)[best.argmin(axis=1)]
+    margin = (order[:, 1] - order[:, 0]) / np.maximum(order[:, 1] + order[:, 0], 1e-9)
+    fit = np.clip(1 - order[:, 0] / (2 * look.tolerance), 0, 1)
+    confidence = np.clip(0.5 + 0.5 * margin, 0, 1) * (0.5 + 0.5 * fit)
+    return cells.reshape(rows, cols).astype(np.int64), confidence.reshape(rows, cols)
