@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -45,123 +45,143 @@ _MAX_STATE: dict[str, int] = {"lights": 1, "arrows": 3}
 
 @dataclass(frozen=True)
 class _Theme:
+    """The colours and font of the screen around a board (BGR colours).
+
+    ``_THEMES`` holds one per look; ``_theme`` draws a screenshot's own copy from it, with the
+    background and the panel moved by up to their ``*_jitter`` per channel (0: kept as is).
+    """
+
     background: Color
-    bar: Color
+    bar: Color  # menu bar along the top edge
     bar_text: Color
-    text: Color
+    text: Color  # title and score line
     button: Color
     button_text: Color
     font: int
     button_style: str = "round"  # "round", "box" (outlined, terminal) or "gold" (game HUD)
     panel: Color | None = None  # colour of a panel behind the board, None for none
+    background_jitter: int = 0
+    panel_jitter: int = 0
+
+
+_THEMES: dict[str, _Theme] = {
+    "flat-dark": _Theme(
+        background=(24, 22, 20),
+        background_jitter=6,
+        bar=(48, 46, 44),
+        bar_text=(200, 200, 200),
+        text=(225, 225, 225),
+        button=(70, 68, 66),
+        button_text=(235, 235, 235),
+        font=cv2.FONT_HERSHEY_SIMPLEX,
+        panel=(34, 32, 30),
+        panel_jitter=4,
+    ),
+    "flat-light": _Theme(
+        background=(246, 246, 246),
+        background_jitter=4,
+        bar=(228, 228, 228),
+        bar_text=(60, 60, 60),
+        text=(50, 50, 50),
+        button=(225, 160, 90),
+        button_text=(255, 255, 255),
+        font=cv2.FONT_HERSHEY_SIMPLEX,
+    ),
+    "bevel": _Theme(
+        background=(72, 36, 18),
+        background_jitter=6,
+        bar=(120, 110, 105),
+        bar_text=(20, 20, 20),
+        text=(235, 225, 215),
+        button=(150, 140, 135),
+        button_text=(20, 20, 20),
+        font=cv2.FONT_HERSHEY_DUPLEX,
+        panel=(90, 48, 26),
+        panel_jitter=5,
+    ),
+    "round": _Theme(
+        background=(22, 24, 22),
+        background_jitter=4,
+        bar=(40, 44, 40),
+        bar_text=(150, 220, 150),
+        text=(140, 230, 150),
+        button=(45, 70, 45),
+        button_text=(200, 255, 200),
+        font=cv2.FONT_HERSHEY_SIMPLEX,
+    ),
+    "gridlines": _Theme(
+        background=(222, 232, 238),
+        background_jitter=5,
+        bar=(200, 200, 200),
+        bar_text=(30, 30, 30),
+        text=(30, 30, 30),
+        button=(190, 190, 190),
+        button_text=(20, 20, 20),
+        font=cv2.FONT_HERSHEY_COMPLEX,
+    ),
+    "terminal": _Theme(
+        background=(10, 12, 10),
+        bar=(10, 12, 10),
+        bar_text=(60, 200, 80),
+        text=(60, 200, 80),
+        button=(10, 12, 10),
+        button_text=(60, 200, 80),
+        font=cv2.FONT_HERSHEY_PLAIN,
+        button_style="box",
+    ),
+    "numbered": _Theme(
+        background=(205, 198, 192),
+        background_jitter=6,
+        bar=(150, 60, 130),
+        bar_text=(255, 255, 255),
+        text=(70, 40, 70),
+        button=(150, 60, 130),
+        button_text=(255, 255, 255),
+        font=cv2.FONT_HERSHEY_SIMPLEX,
+        panel=(175, 168, 160),
+        panel_jitter=5,
+    ),
+    "arrow-tiles": _Theme(
+        background=(52, 52, 52),
+        background_jitter=5,
+        bar=(34, 34, 34),
+        bar_text=(210, 210, 210),
+        text=(230, 230, 230),
+        button=(90, 90, 90),
+        button_text=(240, 240, 240),
+        font=cv2.FONT_HERSHEY_SIMPLEX,
+    ),
+    "arrow-squares": _Theme(
+        background=(150, 140, 128),
+        background_jitter=8,
+        bar=(235, 235, 235),
+        bar_text=(40, 40, 40),
+        text=(30, 30, 30),
+        button=(80, 70, 60),
+        button_text=(245, 245, 245),
+        font=cv2.FONT_HERSHEY_DUPLEX,
+        panel=(120, 110, 100),
+        panel_jitter=6,
+    ),
+    "chairs": _Theme(
+        background=(60, 120, 70),
+        bar=(22, 26, 30),
+        bar_text=(60, 200, 235),
+        text=(70, 215, 245),
+        button=(30, 38, 46),
+        button_text=(70, 215, 245),
+        font=cv2.FONT_HERSHEY_TRIPLEX,
+        button_style="gold",
+    ),
+}
 
 
 def _theme(look: str, rng: np.random.Generator) -> _Theme:
-    simplex = cv2.FONT_HERSHEY_SIMPLEX
-    if look == "flat-dark":
-        return _Theme(
-            _jitter(rng, (24, 22, 20), 6),
-            (48, 46, 44),
-            (200, 200, 200),
-            (225, 225, 225),
-            (70, 68, 66),
-            (235, 235, 235),
-            simplex,
-            panel=_jitter(rng, (34, 32, 30), 4),
-        )
-    if look == "flat-light":
-        return _Theme(
-            _jitter(rng, (246, 246, 246), 4),
-            (228, 228, 228),
-            (60, 60, 60),
-            (50, 50, 50),
-            (225, 160, 90),
-            (255, 255, 255),
-            simplex,
-        )
-    if look == "bevel":
-        return _Theme(
-            _jitter(rng, (72, 36, 18), 6),
-            (120, 110, 105),
-            (20, 20, 20),
-            (235, 225, 215),
-            (150, 140, 135),
-            (20, 20, 20),
-            cv2.FONT_HERSHEY_DUPLEX,
-            panel=_jitter(rng, (90, 48, 26), 5),
-        )
-    if look == "round":
-        return _Theme(
-            _jitter(rng, (22, 24, 22), 4),
-            (40, 44, 40),
-            (150, 220, 150),
-            (140, 230, 150),
-            (45, 70, 45),
-            (200, 255, 200),
-            simplex,
-        )
-    if look == "gridlines":
-        return _Theme(
-            _jitter(rng, (222, 232, 238), 5),
-            (200, 200, 200),
-            (30, 30, 30),
-            (30, 30, 30),
-            (190, 190, 190),
-            (20, 20, 20),
-            cv2.FONT_HERSHEY_COMPLEX,
-        )
-    if look == "terminal":
-        return _Theme(
-            (10, 12, 10),
-            (10, 12, 10),
-            (60, 200, 80),
-            (60, 200, 80),
-            (10, 12, 10),
-            (60, 200, 80),
-            cv2.FONT_HERSHEY_PLAIN,
-            button_style="box",
-        )
-    if look == "numbered":
-        return _Theme(
-            _jitter(rng, (205, 198, 192), 6),
-            (150, 60, 130),
-            (255, 255, 255),
-            (70, 40, 70),
-            (150, 60, 130),
-            (255, 255, 255),
-            simplex,
-            panel=_jitter(rng, (175, 168, 160), 5),
-        )
-    if look == "arrow-tiles":
-        return _Theme(
-            _jitter(rng, (52, 52, 52), 5),
-            (34, 34, 34),
-            (210, 210, 210),
-            (230, 230, 230),
-            (90, 90, 90),
-            (240, 240, 240),
-            simplex,
-        )
-    if look == "arrow-squares":
-        return _Theme(
-            _jitter(rng, (150, 140, 128), 8),
-            (235, 235, 235),
-            (40, 40, 40),
-            (30, 30, 30),
-            (80, 70, 60),
-            (245, 245, 245),
-            cv2.FONT_HERSHEY_DUPLEX,
-            panel=_jitter(rng, (120, 110, 100), 6),
-        )
-    if look == "chairs":
-        return _Theme(
-            (60, 120, 70),
-            (22, 26, 30),
-            (60, 200, 235),
-            (70, 215, 245),
-            (30, 38, 46),
-            (70, 215, 245),
-            cv2.FONT_HERSHEY_TRIPLEX,
-            button_style="gold",
-        )
-    raise AssertionError(look)
+    """``look``'s theme for one screenshot: its background drawn first, then its panel."""
+    base = _THEMES[look]
+    background, panel = base.background, base.panel
+    if base.background_jitter:
+        background = _jitter(rng, background, base.background_jitter)
+    if panel is not None and base.panel_jitter:
+        panel = _jitter(rng, panel, base.panel_jitter)
+    return replace(base, background=background, panel=panel)
