@@ -9,6 +9,8 @@ import numpy as np
 import pytest
 from synth import LOOKS, Rendered, chairs, random_scene, render_board, themes
 
+from vision_solver.errors import BoardInputError
+
 FLAT_LOOKS = [name for name in LOOKS if name != "chairs"]
 
 
@@ -163,7 +165,7 @@ def test_clutter_leaves_the_board_alone(look: str) -> None:
     ],
 )
 def test_bad_cells_are_rejected(cells: np.ndarray, look: str, message: str) -> None:
-    with pytest.raises(ValueError) as err:
+    with pytest.raises(BoardInputError) as err:
         render_board(cells, look)
     assert message in str(err.value)
 
@@ -180,7 +182,7 @@ def test_bad_arguments_are_rejected() -> None:
         render_board(cells, "flat-dark", cell_px=2)
     with pytest.raises(ValueError, match="does not fit"):
         render_board(np.zeros((20, 20), int), "flat-dark", cell_px=40, canvas=(300, 300))
-    with pytest.raises(ValueError, match="does not fit"):
+    with pytest.raises(BoardInputError, match="does not fit"):
         render_board(cells, "flat-dark", canvas=(300, 300), origin=(280, 10))
     with pytest.raises(ValueError, match="puzzle"):
         random_scene(0, puzzle="sudoku")

@@ -7,8 +7,10 @@ import math
 import cv2
 import numpy as np
 
+from vision_solver.errors import BoardInputError
 
-class _DoesNotFit(ValueError):
+
+class _DoesNotFit(BoardInputError):
     """The board (with its frame) does not fit on the requested canvas."""
 
 
@@ -36,10 +38,10 @@ def _place(
         else:
             ex, ey = origin[0] - lead[0], origin[1] - lead[1]
             if ex < 1 or ey < 1:
-                raise ValueError(f"origin {origin} leaves no room for the board's frame")
+                raise BoardInputError(f"origin {origin} leaves no room for the board's frame")
         width, height = ex + ext_w + right, ey + ext_h + bottom
         if max(width, height) > 10000:
-            raise ValueError(f"board too large: the canvas would be {width}x{height}")
+            raise BoardInputError(f"board too large: the canvas would be {width}x{height}")
         return width, height, ex, ey
     width, height = int(canvas[0]), int(canvas[1])
     if origin is None:

@@ -7,6 +7,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision_solver.errors import BoardInputError
+
 from .canvas import _degrade, _DoesNotFit, _place, _tilt_homography
 from .chairs import _render_chairs
 from .clutter import _draw_clutter
@@ -29,21 +31,23 @@ class Rendered:
 def _check_cells(cells: np.ndarray, puzzle: str) -> np.ndarray:
     arr = np.asarray(cells)
     if arr.ndim != 2:
-        raise ValueError(f"cells must be 2-D, not {arr.ndim}-D (shape {arr.shape})")
+        raise BoardInputError(f"cells must be 2-D, not {arr.ndim}-D (shape {arr.shape})")
     if arr.size == 0:
-        raise ValueError(f"cells must not be empty, got shape {arr.shape}")
+        raise BoardInputError(f"cells must not be empty, got shape {arr.shape}")
     if arr.dtype.kind == "f":
         if not np.all(np.isfinite(arr)) or not np.all(arr == np.round(arr)):
             bad = arr[~(np.isfinite(arr) & (arr == np.round(arr)))].flat[0]
-            raise ValueError(f"cells must hold whole numbers, found {bad!r}")
+            raise BoardInputError(f"cells must hold whole numbers, found {bad!r}")
     elif arr.dtype.kind not in "biu":
-        raise ValueError(f"cells must hold integers, got dtype {arr.dtype}")
+        raise BoardInputError(f"cells must hold integers, got dtype {arr.dtype}")
     top = _MAX_STATE[puzzle]
     out = arr.astype(np.int64)
     bad_mask = (out < 0) | (out > top)
     if bad_mask.any():
         idx = tuple(int(i) for i in np.argwhere(bad_mask)[0])
-        raise ValueError(f"cells for {puzzle!r} must be in 0..{top}, found {out[idx]} at {idx}")
+        raise BoardInputError(
+            f"cells for {puzzle!r} must be in 0..{top}, found {out[idx]} at {idx}"
+        )
     return out
 
 
@@ -65,21 +69,22 @@ def render_board(
     ``origin`` is the top-left pixel of the cell grid (for "chairs": of the projected board's
     bounding box, benches included), random when None.  ``tilt`` in 0..0.3 warps the whole
     screenshot by a random perspective homography of that strength; ``noise`` is the std of
-    Gaussian pixel noise (added after a slight blur and a JPEG round trip).  Raises ValueError
-    on bad cells or arguments, and when the board does not fit on the canvas.
+    Gaussian pixel noise (added after a slight blur and a JPEG round trip).  Raises
+    BoardInputError (a ValueError) on bad cells or arguments, and when the board does not fit
+    on the canvas.
     """
     if look not in LOOKS:
-        raise ValueError(f"unknown look {look!r}; choose one of {sorted(LOOKS)}")
+        raise BoardInputError(f"unknown look {look!r}; choose one of {sorted(LOOKS)}")
     puzzle = _PUZZLE_OF_LOOK[look]
     grid = _check_cells(cells, puzzle)
     if not 8 <= cell_px <= 400:
-        raise ValueError(f"cell_px must be in 8..400, got {cell_px}")
+        raise BoardInputError(f"cell_px must be in 8..400, got {cell_px}")
     if not 0.0 <= tilt <= 0.5:
-        raise ValueError(f"tilt must be in 0..0.5 (0..0.3 is the useful range), got {tilt}")
+        raise BoardInputError(f"tilt must be in 0..0.5 (0..0.3 is the useful range), got {tilt}")
     if noise < 0:
-        raise ValueError(f"noise must be >= 0, got {noise}")
+        raise BoardInputError(f"noise must be >= 0, got {noise}")
     if canvas is not None and (len(canvas) != 2 or min(canvas) < 16):
-        raise ValueError(f"canvas must be (width, height) of at least 16 px, got {canvas}")
+        raise BoardInputError(f"canvas must be (width, height) of at least 16 px, got {canvas}")
     rng = np.random.default_rng(seed)
     rows, cols = grid.shape
     cp = int(cell_px)
@@ -145,19 +150,19 @@ def random_scene(
     size that holds it.  The cell size shrinks when needed so the board fits.
     """
     if puzzle not in _MAX_STATE:
-        raise ValueError(f"unknown puzzle {puzzle!r}; choose one of {sorted(_MAX_STATE)}")
+        raise BoardInputError(f"unknown puzzle {puzzle!r}; choose one of {sorted(_MAX_STATE)}")
     rng = np.random.default_rng(seed)
     choices = [name for name, p in _PUZZLE_OF_LOOK.items() if p == puzzle]
     if look is None:
         look = choices[int(rng.integers(len(choices)))]
     elif look not in LOOKS:
-        raise ValueError(f"unknown look {look!r}; choose one of {sorted(LOOKS)}")
+        raise BoardInputError(f"unknown look {look!r}; choose one of {sorted(LOOKS)}")
     elif _PUZZLE_OF_LOOK[look] != puzzle:
-        raise ValueError(f"look {look!r} draws {_PUZZLE_OF_LOOK[look]!r}, not {puzzle!r}")
+        raise BoardInputError(f"look {look!r} draws {_PUZZLE_OF_LOOK[look]!r}, not {puzzle!r}")
     rows = int(rng.integers(2, 21)) if rows is None else int(rows)
     cols = int(rng.integers(2, 21)) if cols is None else int(cols)
     if rows < 1 or cols < 1:
-        raise ValueError(f"rows and cols must be positive, got {rows}x{cols}")
+        raise BoardInputError(f"rows and cols must be positive, got {rows}x{cols}")
     cells = rng.integers(0, _MAX_STATE[puzzle] + 1, size=(rows, cols))
     cp = int(rng.integers(18, 53))
     if canvas is None:
