@@ -26,7 +26,10 @@ from timing import best_of, best_of_each
 from vision_solver.vision.imageio import read_image, write_image
 from vision_solver.vision.looks import load_looks
 from vision_solver.vision.pipeline import read_board, rule_for, solve_image
-from vision_solver.vision.render import render_board
+
+# the renderer is test support, not installed: it lives in the repository's tests/synth
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from synth import render_board  # noqa: E402
 
 SCENES = {
     "7x7 flat tiles, 60 px cells": ("flat-dark", (7, 7), 60),

@@ -44,10 +44,7 @@ def scene_key(look: str, seed: int, tilt: float) -> str:
 
 
 def render_scene(look: str, seed: int, tilt: float):
-    try:
-        from synth import random_scene  # the test-support renderer
-    except ImportError:  # before it moved out of the package
-        from vision_solver.vision.render import random_scene
+    from synth import random_scene  # the test-support renderer
 
     puzzle = "arrows" if look.startswith("arrow") or look == "chairs" else "lights"
     return random_scene(seed, puzzle=puzzle, look=look, tilt=tilt)

@@ -9,11 +9,11 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+from synth import render_board
 from typer.testing import CliRunner
 
 from vision_solver import Rule, apply_presses
 from vision_solver.cli import app
-from vision_solver.vision.render import render_board
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 runner = CliRunner()

@@ -1,4 +1,4 @@
-"""Tests for the synthetic screenshot renderer (vision_solver.vision.render)."""
+"""Tests for the synthetic screenshot renderer (tests/synth)."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ import itertools
 import cv2
 import numpy as np
 import pytest
+from synth import LOOKS, Rendered, chairs, random_scene, render_board, themes
 
-from vision_solver.vision import render
-from vision_solver.vision.render import LOOKS, Rendered, random_scene, render_board
+from vision_solver.errors import BoardInputError
 
 FLAT_LOOKS = [name for name in LOOKS if name != "chairs"]
 
@@ -165,7 +165,7 @@ def test_clutter_leaves_the_board_alone(look: str) -> None:
     ],
 )
 def test_bad_cells_are_rejected(cells: np.ndarray, look: str, message: str) -> None:
-    with pytest.raises(ValueError) as err:
+    with pytest.raises(BoardInputError) as err:
         render_board(cells, look)
     assert message in str(err.value)
 
@@ -182,7 +182,7 @@ def test_bad_arguments_are_rejected() -> None:
         render_board(cells, "flat-dark", cell_px=2)
     with pytest.raises(ValueError, match="does not fit"):
         render_board(np.zeros((20, 20), int), "flat-dark", cell_px=40, canvas=(300, 300))
-    with pytest.raises(ValueError, match="does not fit"):
+    with pytest.raises(BoardInputError, match="does not fit"):
         render_board(cells, "flat-dark", canvas=(300, 300), origin=(280, 10))
     with pytest.raises(ValueError, match="puzzle"):
         random_scene(0, puzzle="sudoku")
@@ -207,7 +207,7 @@ def test_random_scene_sizes_and_looks() -> None:
         out = random_scene(seed, puzzle=puzzle, canvas=(960, 720))
         rows, cols = out.cells.shape
         assert 2 <= rows <= 20 and 2 <= cols <= 20
-        assert out.puzzle == puzzle and render._PUZZLE_OF_LOOK[out.look] == puzzle
+        assert out.puzzle == puzzle and themes._PUZZLE_OF_LOOK[out.look] == puzzle
         assert out.image.shape == (720, 960, 3)
         assert out.cells.max() <= (3 if puzzle == "arrows" else 1)
         seen.add(out.look)
@@ -226,19 +226,19 @@ def test_bench_model_backrest_is_behind_the_sitter() -> None:
     """Backrest centre relative to the seat centre, on the ground plane (x east, y north)."""
     behind = {0: (0, -1), 1: (-1, 0), 2: (0, 1), 3: (1, 0)}
     for direction, (bx, by) in behind.items():
-        lo, hi = render._world_boxes(direction, 0.0, 0.0)
+        lo, hi = chairs._world_boxes(direction, 0.0, 0.0)
         mid = (lo + hi) / 2
-        seat = mid[render._BENCH_KIND == 0, :2].mean(axis=0)
-        back = mid[render._BENCH_KIND == 2, :2].mean(axis=0)
+        seat = mid[chairs._BENCH_KIND == 0, :2].mean(axis=0)
+        back = mid[chairs._BENCH_KIND == 2, :2].mean(axis=0)
         offset = back - seat
         assert np.sign(np.round(offset, 6)).tolist() == [bx, by], direction
 
 
 def test_bench_paint_order_is_a_permutation() -> None:
     for direction in range(4):
-        lo, hi = render._world_boxes(direction, 0.5, 0.5)
+        lo, hi = chairs._world_boxes(direction, 0.5, 0.5)
         for eye_x in (-8.0, 0.3, 0.5, 0.7, 9.0):
-            order = render._paint_order(lo, hi, np.array([eye_x, -6.0, 6.0]))
+            order = chairs._paint_order(lo, hi, np.array([eye_x, -6.0, 6.0]))
             assert sorted(order) == list(range(len(lo)))
 
 

@@ -7,13 +7,13 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from synth import random_scene, render_board
 
 from vision_solver.vision.grid import Grid, align_cells, find_grid, parse_size
 from vision_solver.vision.locate import locate_board
 from vision_solver.vision.locate.frames import MAX_FRAMED_CELLS, count_along
 from vision_solver.vision.looks import learn_look
 from vision_solver.vision.pipeline import read_board
-from vision_solver.vision.render import random_scene, render_board
 
 GENERIC_LOOKS = [
     "flat-dark",
