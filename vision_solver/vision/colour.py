@@ -1,13 +1,43 @@
-"""Colour measures shared by the stages.
+"""The reader's one colour scale, and the colour measures the stages share.
 
-Colours are OpenCV's 8-bit Lab of the BGR image (L scaled to 0..255, a and b
-with 128 for grey).  The chroma (a, b) of the two scales is the same.
+Every colour the reader measures, keeps or compares is CIE L*a*b*: L* from
+0 (black) to 100 (white), a* and b* as OpenCV stores them in 8 bits, 128
+for grey (so a distance between two colours is the CIE 1976 colour
+difference, Delta E, in whichever units the colours are written).  Images are
+*processed* in OpenCV's 8-bit Lab for speed (masks, gradients, integral
+sums), where L* is stored scaled to 0..255; a colour read off such an image
+goes through ``on_scale`` before it is compared with anything.
+
+One idea has one threshold: two colours nearer than ``SAME_COLOUR`` are one
+colour (a state's cells, a tile and the row beside it, a board and its
+surround).
 """
 
 from __future__ import annotations
 
 import cv2
 import numpy as np
+
+#: L* as stored in an 8-bit Lab image, per unit of the reader's scale.
+L_STORED = 255.0 / 100.0
+#: Two colours nearer than this (Delta E) are one colour: the cells of one
+#: state, a block beside a board and its tiles, a line of a board and the
+#: rest.  The locate stage compared 8-bit Lab with 14, 15 and 20 for these;
+#: on this scale 10 and 12 lose a row of a real capture
+#: (almostsurelyape's 6x6 read as 5x6), and 8 keeps every recorded reading.
+SAME_COLOUR = 8.0
+#: A board's cells nearer than this (Delta E) to the colour around the board
+#: are the backdrop itself, seen through (the gaps between round tiles).  Was
+#: 12 in 8-bit Lab, where a difference of lightness alone reads 2.55 times
+#: larger: 4.7 on this scale, and 5 keeps every recorded reading.
+SAME_PAINT = 5.0
+
+
+def on_scale(lab8: np.ndarray) -> np.ndarray:
+    """Colours ``(..., 3)`` read off an 8-bit Lab image, on the reader's scale (float64)."""
+    colours = np.array(lab8, dtype=np.float64)
+    colours[..., 0] /= L_STORED
+    return colours
 
 
 def far_from_chroma(lab: np.ndarray, reference: np.ndarray, *, thin: bool = False) -> np.ndarray:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..colour import SAME_COLOUR, on_scale
 from ..geometry import apply_homography, quad_areas
 from .lattice import Lattice
 from .segment import Regions
@@ -46,7 +47,7 @@ def cell_colours(lattice: Lattice, lab: np.ndarray, keys: list[tuple[int, int]])
     colours = np.full((len(keys), 3), np.nan)
     if inside.any():
         picked = pixels[inside]
-        colours[inside] = np.median(lab[picked[..., 1], picked[..., 0]].astype(np.float64), axis=1)
+        colours[inside] = on_scale(np.median(lab[picked[..., 1], picked[..., 0]], axis=1))
     return colours
 
 
@@ -69,7 +70,7 @@ def cell_areas(lattice: Lattice, keys: list[tuple[int, int]]) -> np.ndarray:
     return quad_areas(apply_homography(lattice.homography, centres[:, None, :] + corners[None]))
 
 
-def state_colours(lattice: Lattice, lab: np.ndarray, tolerance: float = 14.0) -> np.ndarray:
+def state_colours(lattice: Lattice, lab: np.ndarray, tolerance: float = SAME_COLOUR) -> np.ndarray:
     """The members' colours, one of each: the first one's, then the first one unlike it, ..."""
     left = cell_colours(lattice, lab, list(lattice.members))
     left = left[~np.isnan(left).any(axis=1)]

@@ -12,6 +12,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from ..colour import SAME_COLOUR, on_scale
 from ..geometry import apply_homography
 from .cellsample import cell_areas, cell_colours, cell_regions, state_colours
 from .judge import pitch
@@ -51,7 +52,7 @@ def union_of_cells(lattice: Lattice, regions: Regions, label: int) -> bool:
 
 
 def grow_gapless(
-    lattice: Lattice, lab: np.ndarray, regions: Regions, tolerance: float = 14.0
+    lattice: Lattice, lab: np.ndarray, regions: Regions, tolerance: float = SAME_COLOUR
 ) -> Lattice:
     """Take in the rest of a board whose cells touch (no gaps between them).
 
@@ -167,13 +168,13 @@ def runs_on(lattice: Lattice, blobs: list[Blob]) -> bool:
             if beside[i]
             else abs(blob.w - width) < 0.25 * width
         )
-        alike = np.min(np.linalg.norm(colours - np.array(blob.colour), axis=1)) < 15
+        alike = np.min(np.linalg.norm(colours - np.array(blob.colour), axis=1)) < SAME_COLOUR
         blocks += bool(fits and alike)
     return blocks >= 2
 
 
 def pieces_run_on(
-    lattice: Lattice, lab: np.ndarray, regions: Regions, tolerance: float = 14.0
+    lattice: Lattice, lab: np.ndarray, regions: Regions, tolerance: float = SAME_COLOUR
 ) -> bool:
     """True when the cells of a row or column just outside the lattice hold pieces of tiles.
 
@@ -217,7 +218,7 @@ def pieces_run_on(
             if at in held:
                 continue
             box = np.s_[y[i] : y[i] + h[i], x[i] : x[i] + w[i]]
-            colour = np.median(lab[box][regions.labels[box] == i].astype(np.float64), axis=0)
+            colour = on_scale(np.median(lab[box][regions.labels[box] == i], axis=0))
             if len(palette) and np.linalg.norm(palette - colour, axis=1).min() < tolerance:
                 held.add(at)
         if len(held) >= 0.8 * length:

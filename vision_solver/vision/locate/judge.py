@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..colour import SAME_PAINT, on_scale
 from ..geometry import apply_homography
 from .cellsample import on_image
 from .lattice import Lattice
@@ -135,6 +136,6 @@ def _background_coloured(lattice: Lattice, lab: np.ndarray) -> bool:
     inside = on_image(pts[:, None, :], lab.shape)
     if inside.sum() < 20:
         return True  # cannot tell: do not stop early
-    around = np.median(lab[pts[inside, 1], pts[inside, 0]].astype(np.float64), axis=0)
+    around = on_scale(np.median(lab[pts[inside, 1], pts[inside, 0]], axis=0))
     cells = np.median([b.colour for b in lattice.members.values()], axis=0)
-    return bool(np.linalg.norm(around - cells) < 12.0)
+    return bool(np.linalg.norm(around - cells) < SAME_PAINT)

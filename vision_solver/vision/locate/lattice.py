@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from ..colour import SAME_COLOUR
 from ..geometry import apply_homography
 from .segment import Blob
 
@@ -301,7 +302,7 @@ def _foreign(others: np.ndarray, colours: np.ndarray) -> bool:
     if not len(others):
         return False
     nearest = np.linalg.norm(others[None, :, :] - colours[:, None, :], axis=2).min(axis=1)
-    return bool(np.mean(nearest > 20) > 0.5)
+    return bool(np.mean(nearest > SAME_COLOUR) > 0.5)
 
 
 def _trim_stragglers(

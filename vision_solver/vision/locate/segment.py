@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from ..colour import commonest_chroma, far_from_chroma
+from ..colour import commonest_chroma, far_from_chroma, on_scale
 
 #: First look at images scaled so their longer side is at most this (speed) ...
 COARSE_SIDE = 800
@@ -40,7 +40,7 @@ class Blob:
     area: int
     fill: float  # area / bbox area
     source: str
-    colour: tuple[float, float, float] = (0.0, 0.0, 0.0)  # mean Lab
+    colour: tuple[float, float, float] = (0.0, 0.0, 0.0)  # mean L*a*b* of its box
     size: float = 0.0  # sqrt(w * h)
 
     def __post_init__(self) -> None:
@@ -115,7 +115,7 @@ def components(
         return []
     x0, y0, x1, y1 = x[ids], y[ids], x[ids] + w[ids], y[ids] + h[ids]
     box = sums[y1, x1] - sums[y0, x1] - sums[y1, x0] + sums[y0, x0]
-    colours = (box / (w[ids] * h[ids])[:, None]).tolist()
+    colours = on_scale(box / (w[ids] * h[ids])[:, None]).tolist()
     columns = zip(
         centroids[ids, 0].tolist(),
         centroids[ids, 1].tolist(),
