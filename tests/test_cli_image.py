@@ -246,3 +246,32 @@ def test_bad_corners_one_error_line(shot, extra, message):
     assert result.stderr.count("\n") == 1
     assert result.stderr.startswith("Error: ") and message in result.stderr
     assert not (shot.parent / "shot.solved.png").exists()
+
+
+def _blank(tmp_path):
+    path = tmp_path / "blank.png"
+    cv2.imwrite(str(path), np.full((200, 300, 3), 90, dtype=np.uint8))
+    return path
+
+
+def test_no_board_found_says_how_to_place_it_by_hand(tmp_path):
+    path = _blank(tmp_path)
+    result = run(path)
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr == (
+        f"Error: {path}: no board found (no grid of similar cells found in the image); "
+        "--size RxC with --corners places it by hand\n"
+    )
+
+
+def test_learn_with_no_board_found_says_corners_place_it(tmp_path):
+    path = _blank(tmp_path)
+    result = run("learn", path, "--cells", "01,10", "--name", "x", "--models", tmp_path / "m")
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr == (
+        f"Error: {path}: no board found (no grid of similar cells found in the image); "
+        "--corners places it by hand\n"
+    )
+    assert not (tmp_path / "m").exists()

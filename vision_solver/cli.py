@@ -17,7 +17,7 @@ import typer
 from typer.core import TyperGroup
 
 from .boardtext import NOTATIONS
-from .errors import BoardSolveError, Unsolvable
+from .errors import BoardNotFound, BoardSolveError, Unsolvable
 from .rules import PRESETS, Rule
 
 EXIT_SOLVED, EXIT_UNSOLVABLE, EXIT_BAD_INPUT = 0, 1, 2
@@ -394,7 +394,7 @@ def _read(
         return image, reading.with_corrections(_parse_set(corrections))
     except BoardSolveError as exc:
         message = str(exc)
-        if type(exc).__name__ == "BoardNotFound":
+        if isinstance(exc, BoardNotFound):
             message = (
                 f"{image_path}: no board found ({message}); "
                 "--size RxC with --corners places it by hand"
