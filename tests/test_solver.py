@@ -255,3 +255,16 @@ def test_likeliest_misreads_empty_when_solvable():
 
     board = np.ones((5, 5), dtype=np.int64)
     assert likeliest_misreads(board, np.ones((5, 5)), Rule.preset("lights-out")) == []
+
+
+def test_puzzle_kind_is_its_plain_name_in_json_and_comparisons():
+    import json
+
+    from vision_solver.rules import PRESETS, PUZZLE_KIND, PuzzleKind
+
+    assert json.dumps({"puzzle": PuzzleKind.lights}) == '{"puzzle": "lights"}'
+    assert PuzzleKind.arrows == "arrows" and f"{PuzzleKind.arrows}" == "arrows"
+    assert set(PUZZLE_KIND) == set(PRESETS)
+    for kind in PuzzleKind:
+        assert PUZZLE_KIND[kind.preset] is kind
+        assert kind.states == Rule.preset(kind.preset).states

@@ -18,7 +18,7 @@ from typer.core import TyperGroup
 
 from .boardtext import NOTATIONS
 from .errors import BoardNotFound, BoardSolveError, Unsolvable
-from .rules import PRESETS, Rule
+from .rules import PRESETS, PuzzleKind, Rule
 
 EXIT_SOLVED, EXIT_UNSOLVABLE, EXIT_BAD_INPUT = 0, 1, 2
 
@@ -275,8 +275,7 @@ def solve(
         parsed = parse_board(text)
     except BoardSolveError as exc:
         fail(f"{where}: {exc}")
-    default = "moon-legend" if parsed.notation in ("arrows", "letters") else "lights-out"
-    rule = build_rule(puzzle, states, pattern, wrap, turn, goal, default=default)
+    rule = build_rule(puzzle, states, pattern, wrap, turn, goal, default=parsed.kind.preset)
     if parsed.cells.max() >= rule.states:
         try:  # parse again, bounded, for the exact line and column of the bad value
             parse_board(text, rule.states)
@@ -356,10 +355,10 @@ def _parse_corners(text: str | None) -> list[list[float]] | None:
     return points
 
 
-def _format_cells(cells: Any, puzzle: str) -> str:
+def _format_cells(cells: Any, puzzle: PuzzleKind) -> str:
     from .boardtext import format_grid
 
-    return format_grid(cells, "letters" if puzzle == "arrows" else "digits")
+    return format_grid(cells, "letters" if puzzle == PuzzleKind.arrows else "digits")
 
 
 def _read(
@@ -489,7 +488,7 @@ def _print_image_answer(reading: Any, answer: Any, target: Path) -> None:
     else:
         typer.echo(f"Unsolvable as read: {answer.unsolvable.certificate.describe()}")
         for r, c, v in answer.suspects:
-            shown = LETTERS[v] if reading.puzzle == "arrows" else str(v)
+            shown = LETTERS[v] if reading.puzzle == PuzzleKind.arrows else str(v)
             typer.echo(
                 f"likeliest misread: cell ({r + 1},{c + 1}), confidence "
                 f"{reading.confidence[r, c]:.2f}; if it is {shown}, fix with --set "
@@ -641,8 +640,8 @@ def learn(
         picture = read_image(image)
     except BoardSolveError as exc:
         fail(str(exc))
-    puzzle = "arrows" if parsed.notation in ("arrows", "letters") else "lights"
-    if puzzle == "lights" and parsed.cells.max() > 1:
+    puzzle = parsed.kind
+    if puzzle == PuzzleKind.lights and parsed.cells.max() > 1:
         fail("--cells: a lights board holds 0 and 1 only")
     points = _parse_corners(corners)
     if points is not None:

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import BoardInputError, BoardNotFound, Unsolvable
-from ..rules import Rule
+from ..rules import PUZZLE_KIND, PuzzleKind, Rule
 from ..solve import Solution, likeliest_misreads, solve
 from .classify import CellReading, read_cells
 from .grid import Grid, find_grid
@@ -26,14 +26,12 @@ from .overlay import Marks, draw_overlay
 #: Cells read with less confidence than this are marked in the overlay.
 LOW_CONFIDENCE = 0.6
 
-PUZZLE_KIND = {"lights-out": "lights", "cross-flip": "lights", "moon-legend": "arrows"}
-
 
 @dataclass
 class BoardReading:
     """A board read from an image (cells as the solver numbers them)."""
 
-    puzzle: str  # "lights" or "arrows"
+    puzzle: PuzzleKind
     cells: np.ndarray
     confidence: np.ndarray
     grid: Grid
@@ -42,7 +40,7 @@ class BoardReading:
 
     @property
     def states(self) -> int:
-        return 2 if self.puzzle == "lights" else 4
+        return self.puzzle.states
 
     @property
     def rows(self) -> int:
@@ -102,7 +100,7 @@ def read_board(
     if not isinstance(image, np.ndarray):
         image = read_image(image)
     kind = PUZZLE_KIND.get(puzzle, puzzle)
-    if kind not in ("auto", "lights", "arrows"):
+    if kind != "auto" and kind not in list(PuzzleKind):
         raise BoardInputError(f"puzzle must be auto, lights or arrows, not {puzzle!r}")
     if corners is not None:
         if size is None:
@@ -116,13 +114,15 @@ def read_board(
     reading: CellReading = read_cells(
         image, grid, kind, looks if looks is not None else load_looks()
     )
-    return BoardReading(reading.puzzle, reading.cells, reading.confidence, grid, reading.look)
+    return BoardReading(
+        PuzzleKind(reading.puzzle), reading.cells, reading.confidence, grid, reading.look
+    )
 
 
 def rule_for(reading: BoardReading, preset: str | None = None, **changes: Any) -> Rule:
     """The rule of the game read: lights-out for lights, moon-legend for arrows."""
     if preset is None or preset == "auto":
-        preset = "lights-out" if reading.puzzle == "lights" else "moon-legend"
+        preset = reading.puzzle.preset
     if PUZZLE_KIND[preset] != reading.puzzle:
         raise BoardInputError(f"--puzzle {preset} does not fit a board of {reading.puzzle}")
     return Rule.preset(preset, **changes)
