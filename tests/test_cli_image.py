@@ -275,3 +275,28 @@ def test_learn_with_no_board_found_says_corners_place_it(tmp_path):
         "--corners places it by hand\n"
     )
     assert not (tmp_path / "m").exists()
+
+
+def test_cells_read_below_low_confidence_are_listed(shot, monkeypatch):
+    from vision_solver.vision import pipeline
+
+    real = pipeline.read_board
+
+    def doubting(*args, **kwargs):
+        reading = real(*args, **kwargs)
+        reading.confidence[0, 1] = 0.42
+        reading.confidence[3, 4] = pipeline.LOW_CONFIDENCE  # not below: not listed
+        return reading
+
+    monkeypatch.setattr(pipeline, "read_board", doubting)
+    result = run(shot)
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[:7] == [
+        "board (5x5 lights):",
+        "11011",
+        "10100",
+        "01110",
+        "00101",
+        "11011",
+        "low confidence: (1,2) 0.42",
+    ]

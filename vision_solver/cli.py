@@ -473,9 +473,7 @@ def _print_image_answer(reading: Any, answer: Any, target: Path) -> None:
     look = "" if reading.look == "generic" else f", look {reading.look}"
     typer.echo(f"board ({reading.rows}x{reading.cols} {reading.puzzle}{look}):")
     typer.echo(_format_cells(reading.cells, reading.puzzle))
-    doubtful = [
-        (int(r), int(c)) for r, c in zip(*((reading.confidence < 0.6).nonzero()), strict=True)
-    ]
+    doubtful = reading.doubtful()
     if doubtful:
         listed = ", ".join(
             f"({r + 1},{c + 1}) {reading.confidence[r, c]:.2f}" for r, c in doubtful[:10]

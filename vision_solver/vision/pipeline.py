@@ -21,10 +21,7 @@ from .grid import Grid, find_grid
 from .imageio import read_image
 from .locate import board_at, locate_board
 from .looks import Look, load_looks
-from .overlay import Marks, draw_overlay
-
-#: Cells read with less confidence than this are marked in the overlay.
-LOW_CONFIDENCE = 0.6
+from .overlay import LOW_CONFIDENCE, Marks, draw_overlay
 
 
 @dataclass
@@ -49,6 +46,10 @@ class BoardReading:
     @property
     def cols(self) -> int:
         return self.grid.cols
+
+    def doubtful(self) -> list[tuple[int, int]]:
+        """(row, col), row-major and 0-based, of the cells read with low confidence."""
+        return [(int(r), int(c)) for r, c in np.argwhere(self.confidence < LOW_CONFIDENCE)]
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON object of ``boardsolve detect --json``."""
@@ -155,9 +156,8 @@ def solve_image(image: np.ndarray, reading: BoardReading, rule: Rule) -> ImageAn
             None,
             legend,
             reading.confidence,
-            LOW_CONFIDENCE,
-            turns,
-            [(r, c) for r, c, _ in suspects],
+            turns=turns,
+            suspects=[(r, c) for r, c, _ in suspects],
         )
         return ImageAnswer(
             reading, rule, None, exc, suspects, draw_overlay(image, reading.grid, marks)
@@ -165,5 +165,5 @@ def solve_image(image: np.ndarray, reading: BoardReading, rule: Rule) -> ImageAn
     clicks = "click" if solution.moves == 1 else "clicks"
     proof = "optimal" if solution.optimal else "best found"
     legend = f"{solution.moves} {clicks} ({proof})"
-    marks = Marks(solution.presses, legend, reading.confidence, LOW_CONFIDENCE, turns)
+    marks = Marks(solution.presses, legend, reading.confidence, turns=turns)
     return ImageAnswer(reading, rule, solution, None, [], draw_overlay(image, reading.grid, marks))
