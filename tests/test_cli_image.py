@@ -107,17 +107,68 @@ def test_set_rejects_a_cell_off_the_board(shot):
     assert result.stderr == "Error: --set 9,9: no such cell on a 5x5 board\n"
 
 
-def test_unsolvable_read_names_the_likeliest_misread(tmp_path):
+def _unsolvable_capture(tmp_path):
     cells = np.zeros((5, 5), dtype=np.int64)
     cells[0, 0] = 1  # no solution on 5x5
-    image = render_board(cells, "flat-dark", seed=2, cell_px=50).image
     path = tmp_path / "u.png"
-    cv2.imwrite(str(path), image)
+    cv2.imwrite(str(path), render_board(cells, "flat-dark", seed=2, cell_px=50).image)
+    return path
+
+
+def test_unsolvable_read_names_the_likeliest_misread(tmp_path):
+    path = _unsolvable_capture(tmp_path)
     result = run(path)
     assert result.exit_code == 1
     assert "Unsolvable as read" in result.stdout
     assert "likeliest misread: cell (" in result.stdout
     assert (tmp_path / "u.solved.png").exists()
+
+
+def test_unsolvable_read_json_has_no_answer_and_the_misreads(tmp_path):
+    path = _unsolvable_capture(tmp_path)
+    result = run(path, "--json")
+    assert result.exit_code == 1
+    obj = json.loads(result.stdout)
+    assert list(obj) == [
+        "puzzle",
+        "states",
+        "rows",
+        "cols",
+        "cells",
+        "confidence",
+        "corners",
+        "solvable",
+        "presses",
+        "moves",
+        "optimal",
+        "solutions",
+        "misreads",
+        "overlay",
+    ]
+    assert (obj["solvable"], obj["presses"], obj["moves"], obj["optimal"]) == (
+        False,
+        None,
+        None,
+        None,
+    )
+    assert obj["solutions"] == 0 and obj["misreads"]
+    assert obj["overlay"] == str(tmp_path / "u.solved.png")
+
+
+def test_batch_row_of_an_unsolvable_board_has_the_unsolvable_keys(tmp_path):
+    path = _unsolvable_capture(tmp_path)
+    result = run("batch", path, "--json", "--quiet")
+    assert result.exit_code == 1
+    (row,) = [json.loads(line) for line in result.stdout.splitlines()]
+    assert row["status"] == "unsolvable"
+    assert {k: row[k] for k in ("solvable", "presses", "moves", "optimal", "solutions")} == {
+        "solvable": False,
+        "presses": None,
+        "moves": None,
+        "optimal": None,
+        "solutions": 0,
+    }
+    assert row["overlay"] == str(tmp_path / "u.solved.png")
 
 
 def _bad_inputs(tmp_path):

@@ -206,21 +206,14 @@ def print_solution(board: Any, solution: Any, notation: str, fmt: OutputFormat) 
     typer.echo(format_grid(board, notation))
     typer.echo("clicks:")
     typer.echo(format_presses(solution.presses, notation))
-    typer.echo(summary_line(solution))
-
-
-def summary_line(solution: Any) -> str:
-    """``7 clicks (optimal), 8 solutions``."""
-    clicks = "click" if solution.moves == 1 else "clicks"
-    proof = "optimal" if solution.optimal else "best found, not proven optimal"
-    count = "solution" if solution.solutions == 1 else "solutions"
-    return f"{solution.moves} {clicks} ({proof}), {solution.solutions} {count}"
+    typer.echo(solution.summary())
 
 
 def print_unsolvable(
     board: Any, rule: Rule, error: Unsolvable, notation: str, fmt: OutputFormat
 ) -> None:
     from .boardtext import format_grid
+    from .solve import unsolvable_dict
 
     if fmt is OutputFormat.json:
         rows, cols = board.shape
@@ -230,19 +223,6 @@ def print_unsolvable(
         typer.echo("board:")
         typer.echo(format_grid(board, notation))
     typer.echo(f"Unsolvable: {error.certificate.describe()}")
-
-
-def unsolvable_dict(rows: int, cols: int, states: int) -> dict[str, Any]:
-    return {
-        "rows": rows,
-        "cols": cols,
-        "states": states,
-        "solvable": False,
-        "presses": None,
-        "moves": None,
-        "optimal": None,
-        "solutions": 0,
-    }
 
 
 @app.command()
@@ -451,11 +431,8 @@ def image_command(
     except BoardSolveError as exc:
         fail(str(exc))
     if json_output:
-        obj = reading.to_dict()
-        if answer.solution is not None:
-            obj.update(answer.solution.to_dict())
-        else:
-            obj.update(unsolvable_dict(reading.rows, reading.cols, reading.states))
+        obj = answer.to_dict()
+        if answer.solution is None:
             obj["misreads"] = [
                 {"row": r + 1, "col": c + 1, "value": v} for r, c, v in answer.suspects
             ]
@@ -482,7 +459,7 @@ def _print_image_answer(reading: Any, answer: Any, target: Path) -> None:
     if answer.solution is not None:
         typer.echo("clicks:")
         typer.echo(format_presses(answer.solution.presses, "digits"))
-        typer.echo(summary_line(answer.solution))
+        typer.echo(answer.solution.summary())
     else:
         typer.echo(f"Unsolvable as read: {answer.unsolvable.certificate.describe()}")
         for r, c, v in answer.suspects:

@@ -51,13 +51,8 @@ def _solve_one(
     except BoardSolveError as exc:
         row["status"] = f"error: {exc}"
         return row
-    row.update(reading.to_dict())
-    if answer.solution is not None:
-        row.update(answer.solution.to_dict())
-        row["status"] = "solved"
-    else:
-        row.update({"solvable": False, "presses": None, "moves": None, "solutions": 0})
-        row["status"] = "unsolvable"
+    row.update(answer.to_dict())
+    row["status"] = "solved" if answer.solution is not None else "unsolvable"
     row["overlay"] = str(target)
     return row
 

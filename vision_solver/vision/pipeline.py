@@ -15,7 +15,7 @@ import numpy as np
 
 from ..errors import BoardInputError, BoardNotFound, Unsolvable
 from ..rules import PUZZLE_KIND, PuzzleKind, Rule
-from ..solve import Solution, likeliest_misreads, solve
+from ..solve import Solution, likeliest_misreads, solve, unsolvable_dict
 from .classify import CellReading, read_cells
 from .grid import Grid, find_grid
 from .imageio import read_image
@@ -138,6 +138,15 @@ class ImageAnswer:
     suspects: list[tuple[int, int, int]]
     overlay: np.ndarray
 
+    def to_dict(self) -> dict[str, Any]:
+        """The reading's JSON object with the answer's (or the unsolvable one's) keys added."""
+        answer = (
+            self.solution.to_dict()
+            if self.solution is not None
+            else unsolvable_dict(self.reading.rows, self.reading.cols, self.reading.states)
+        )
+        return {**self.reading.to_dict(), **answer}
+
 
 def solve_image(image: np.ndarray, reading: BoardReading, rule: Rule) -> ImageAnswer:
     """Solve the board read and draw the answer (or the likeliest misreads) on the image."""
@@ -162,8 +171,5 @@ def solve_image(image: np.ndarray, reading: BoardReading, rule: Rule) -> ImageAn
         return ImageAnswer(
             reading, rule, None, exc, suspects, draw_overlay(image, reading.grid, marks)
         )
-    clicks = "click" if solution.moves == 1 else "clicks"
-    proof = "optimal" if solution.optimal else "best found"
-    legend = f"{solution.moves} {clicks} ({proof})"
-    marks = Marks(solution.presses, legend, reading.confidence, turns=turns)
+    marks = Marks(solution.presses, solution.summary(short=True), reading.confidence, turns=turns)
     return ImageAnswer(reading, rule, solution, None, [], draw_overlay(image, reading.grid, marks))
