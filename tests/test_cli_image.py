@@ -351,3 +351,50 @@ def test_cells_read_below_low_confidence_are_listed(shot, monkeypatch):
         "11011",
         "low confidence: (1,2) 0.42",
     ]
+
+
+def test_learn_with_corners_places_the_board_by_hand(tmp_path):
+    scene = render_board(np.array([[1, 0, 1], [0, 1, 0], [1, 1, 0]]), "bevel", seed=3, cell_px=50)
+    path = tmp_path / "game.png"
+    cv2.imwrite(str(path), scene.image)
+    corners = " ".join(f"{x:.0f},{y:.0f}" for x, y in scene.corners)
+    models = tmp_path / "looks"
+    result = run(
+        "learn",
+        path,
+        "--cells",
+        "101,010,110",
+        "--name",
+        "hand",
+        "--corners",
+        corners,
+        "--models",
+        models,
+    )
+    assert result.exit_code == 0, result.output
+    assert result.stdout == (
+        f"learned look 'hand' (lights read by colours, 3x3): {models / 'hand.json'}\n"
+        "it reads 9 of 9 cells back\n"
+    )
+
+
+def test_learn_with_corners_not_clockwise_one_error_line(shot, tmp_path):
+    result = run(
+        "learn",
+        shot,
+        "--cells",
+        "01,10",
+        "--name",
+        "x",
+        "--models",
+        tmp_path / "m",
+        "--corners",
+        "10,10 10,90 90,90 90,10",
+    )
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr == (
+        "Error: corners must go clockwise round the board from its top-left "
+        "(top-left, top-right, bottom-right, bottom-left), as a convex outline\n"
+    )
+    assert not (tmp_path / "m").exists()

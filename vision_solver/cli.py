@@ -319,8 +319,10 @@ def _parse_set(items: list[str] | None) -> list[tuple[int, int, int]]:
     return out
 
 
-def _parse_corners(text: str | None) -> list[list[float]] | None:
-    """``"x,y x,y x,y x,y"`` -> four [x, y] points; one Error line otherwise."""
+def _parse_corners(text: str | None) -> Any:
+    """``"x,y x,y x,y x,y"`` -> a 4 x 2 array of [x, y] points; one Error line otherwise."""
+    import numpy as np
+
     if text is None:
         return None
     try:
@@ -332,7 +334,7 @@ def _parse_corners(text: str | None) -> list[list[float]] | None:
             f"--corners {text!r}: expected four x,y points (top-left, top-right, "
             "bottom-right, bottom-left), e.g. --corners '120,80 520,80 520,480 120,480'"
         )
-    return points
+    return np.array(points)
 
 
 def _format_cells(cells: Any, puzzle: PuzzleKind) -> str:
@@ -350,8 +352,6 @@ def _read(
     corners: str | None = None,
 ) -> tuple[Any, Any]:
     """Image and board reading, or one Error line."""
-    import numpy as np
-
     from .vision.grid import parse_size
     from .vision.imageio import read_image
     from .vision.looks import load_looks
@@ -368,7 +368,7 @@ def _read(
             puzzle,
             size=parse_size(size) if size else None,
             looks=looks,
-            corners=None if points is None else np.array(points),
+            corners=points,
         )
         return image, reading.with_corrections(_parse_set(corrections))
     except BoardSolveError as exc:
@@ -599,11 +599,9 @@ def learn(
     import numpy as np
 
     from .boardtext import parse_board
-    from .vision.classify import learn_from_board
-    from .vision.grid import find_grid
     from .vision.imageio import read_image
-    from .vision.locate import board_at, locate_board
     from .vision.looks import save_look
+    from .vision.pipeline import learn_board
 
     text = (
         Path(cells).read_text(encoding="utf-8")
@@ -619,21 +617,15 @@ def learn(
     if puzzle == PuzzleKind.lights and parsed.cells.max() > 1:
         fail("--cells: a lights board holds 0 and 1 only")
     points = _parse_corners(corners)
-    if points is not None:
-        try:
-            location = board_at(np.array(points), *parsed.cells.shape)
-        except BoardSolveError as exc:
-            fail(str(exc))
-    else:
-        location = locate_board(picture)
-        if not location:
-            fail(f"{image}: no board found ({location.reason}); --corners places it by hand")
-    grid = find_grid(picture, location, parsed.cells.shape)
-    look, read_back = learn_from_board(picture, grid, parsed.cells, name, puzzle)
+    try:
+        look, read_back = learn_board(picture, parsed.cells, name, puzzle, points)
+    except BoardNotFound as exc:
+        fail(f"{image}: no board found ({exc}); --corners places it by hand")
+    except BoardSolveError as exc:
+        fail(str(exc))
     path = save_look(look, models)
-    typer.echo(
-        f"learned look {name!r} ({puzzle} read by {look.reader}, {grid.rows}x{grid.cols}): {path}"
-    )
+    rows, cols = parsed.cells.shape
+    typer.echo(f"learned look {name!r} ({puzzle} read by {look.reader}, {rows}x{cols}): {path}")
     wrong = np.argwhere(read_back != parsed.cells)
     typer.echo(f"it reads {parsed.cells.size - len(wrong)} of {parsed.cells.size} cells back")
     if len(wrong):

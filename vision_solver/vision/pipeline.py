@@ -1,7 +1,9 @@
 """The image pipeline: locate -> grid -> classify -> solve -> overlay.
 
+``place_grid`` finds the board's cells in an image (or places them by hand);
 ``read_board`` turns an image into a board (cells, confidence, corners);
-``solve_image`` also solves it and draws the answer.  Vision never solves:
+``solve_image`` also solves it and draws the answer; ``learn_board`` learns a
+new look from an image whose cells are known.  Vision never solves:
 the solve step is the algebra's ``solve``, called here with the cells read.
 """
 
@@ -16,7 +18,7 @@ import numpy as np
 from ..errors import BoardInputError, BoardNotFound, Unsolvable
 from ..rules import PUZZLE_KIND, PuzzleKind, Rule
 from ..solve import Solution, likeliest_misreads, solve, unsolvable_dict
-from .classify import CellReading, read_cells
+from .classify import CellReading, learn_from_board, read_cells
 from .grid import Grid, find_grid
 from .imageio import read_image
 from .locate import board_at, locate_board
@@ -83,6 +85,27 @@ class BoardReading:
         return replace(self, cells=cells, confidence=confidence, corrected=done)
 
 
+def place_grid(
+    image: np.ndarray, size: tuple[int, int] | None = None, corners: np.ndarray | None = None
+) -> Grid:
+    """The cell grid of the board in ``image``; ``size`` (rows, cols) overrides the count.
+
+    The locate stage finds the board, unless ``corners`` (TL, TR, BR, BL in
+    image pixels, with ``size``) place it by hand.  Raises ``BoardNotFound``
+    (with the reason) or ``BoardInputError`` (corners without a size, or not
+    a clockwise convex outline).
+    """
+    if corners is not None:
+        if size is None:
+            raise BoardInputError("corners need the board's size (rows x cols) as well")
+        location = board_at(corners, *size)
+    else:
+        location = locate_board(image)
+        if not location:
+            raise BoardNotFound(location.reason)
+    return find_grid(image, location, size)
+
+
 def read_board(
     image: np.ndarray | str | Path,
     puzzle: str = "auto",
@@ -103,21 +126,34 @@ def read_board(
     kind = PUZZLE_KIND.get(puzzle, puzzle)
     if kind != "auto" and kind not in list(PuzzleKind):
         raise BoardInputError(f"puzzle must be auto, lights or arrows, not {puzzle!r}")
-    if corners is not None:
-        if size is None:
-            raise BoardInputError("corners need the board's size (rows x cols) as well")
-        location = board_at(corners, *size)
-    else:
-        location = locate_board(image)
-        if not location:
-            raise BoardNotFound(location.reason)
-    grid = find_grid(image, location, size)
+    grid = place_grid(image, size, corners)
     reading: CellReading = read_cells(
         image, grid, kind, looks if looks is not None else load_looks()
     )
     return BoardReading(
         PuzzleKind(reading.puzzle), reading.cells, reading.confidence, grid, reading.look
     )
+
+
+def learn_board(
+    image: np.ndarray | str | Path,
+    cells: np.ndarray,
+    name: str,
+    puzzle: PuzzleKind,
+    corners: np.ndarray | None = None,
+) -> tuple[Look, np.ndarray]:
+    """A new look named ``name`` learned from an image of a board whose ``cells`` are known.
+
+    Returns the look and the board read back with it (-1 where nothing
+    reads the cells).  The board is found as by ``read_board``, with the
+    size of ``cells``; ``corners`` place it by hand.  Raises
+    ``BoardNotFound``, ``BoardInputError`` or ``ImageError``.
+    """
+    if not isinstance(image, np.ndarray):
+        image = read_image(image)
+    cells = np.asarray(cells)
+    grid = place_grid(image, cells.shape, corners)
+    return learn_from_board(image, grid, cells, name, PuzzleKind(puzzle))
 
 
 def rule_for(reading: BoardReading, preset: str | None = None, **changes: Any) -> Rule:
