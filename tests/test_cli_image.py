@@ -221,7 +221,8 @@ def test_batch_folder_json_lines(tmp_path):
     assert all(Path(r["overlay"]).exists() for r in rows)
 
 
-def test_batch_reads_a_video_capture(tmp_path):
+def _capture_video(tmp_path):
+    """8 frames at 4 per second, all the lights screenshot."""
     frame = cv2.imread(str(FIXTURES / "screenshot_lights.png"))
     video = tmp_path / "capture.avi"
     writer = cv2.VideoWriter(
@@ -232,11 +233,74 @@ def test_batch_reads_a_video_capture(tmp_path):
     for _ in range(8):
         writer.write(frame)
     writer.release()
+    return video
+
+
+def test_batch_reads_a_video_capture(tmp_path):
+    video = _capture_video(tmp_path)
     result = run("batch", video, "--json", "--quiet", "--every", "0.5")
     assert result.exit_code == 0, result.output
     rows = [json.loads(line) for line in result.stdout.splitlines()]
     assert len(rows) == 1  # the same board in every frame is solved once
     assert rows[0]["status"] == "solved" and rows[0]["moves"] == 8
+    assert rows[0]["input"] == "capture.avi@0.0s"
+    assert rows[0]["overlay"] == str(tmp_path / "capture.t00000.0.solved.png")
+
+
+def test_batch_reads_each_video_frame_once(tmp_path, monkeypatch):
+    from vision_solver.vision import batch
+
+    video = _capture_video(tmp_path)
+    read = []
+
+    def counting(image, *args, **kwargs):
+        read.append(image.shape)
+        return real(image, *args, **kwargs)
+
+    real = batch.read_board
+    monkeypatch.setattr(batch, "read_board", counting)
+    result = run("batch", video, "--json", "--quiet", "--every", "0.5")
+    assert result.exit_code == 0, result.output
+    assert len(read) == 4  # frames 0, 2, 4, 6; the first one solved from its reading
+
+
+def test_batch_folder_one_row_per_input_exit_2_when_one_is_unreadable(tmp_path, monkeypatch):
+    shutil.copy(FIXTURES / "screenshot_lights.png", tmp_path / "shot.png")
+    (tmp_path / "notes.png").write_text("not an image")
+    (tmp_path / "readme.txt").write_text("not an input: left out")
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(app, ["batch", ".", "--quiet"], env={"COLUMNS": "120"})
+    assert result.exit_code == 2
+    assert result.stdout == (
+        "┏━━━━━━━━━━━┳━━━━━━━┳━━━━━━━━┳━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┳━━━━━━━━━━━━━━━━━┓\n"  # noqa: E501
+        "┃ input     ┃ board ┃ clicks ┃ status                                       ┃ overlay         ┃\n"  # noqa: E501
+        "┡━━━━━━━━━━━╇━━━━━━━╇━━━━━━━━╇━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━╇━━━━━━━━━━━━━━━━━┩\n"  # noqa: E501
+        "│ notes.png │       │        │ error: notes.png: not an image, or truncated │                 │\n"  # noqa: E501
+        "│ shot.png  │ 5x5   │ 8      │ solved                                       │ shot.solved.png │\n"  # noqa: E501
+        "└───────────┴───────┴────────┴──────────────────────────────────────────────┴─────────────────┘\n"  # noqa: E501
+    )
+    assert result.stderr == ""
+    json_rows = [json.loads(line) for line in run("batch", ".", "--json").stdout.splitlines()]
+    assert json_rows[0] == {
+        "input": "notes.png",
+        "status": "error: notes.png: not an image, or truncated",
+    }
+    assert len(json_rows) == 2 and json_rows[1]["status"] == "solved"
+
+
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (lambda tmp: tmp / "nope", "{tmp}/nope: no such file or folder"),
+        (lambda tmp: tmp, "no images or videos to read"),
+    ],
+    ids=["missing path", "empty folder"],
+)
+def test_batch_with_nothing_to_read_one_error_line_exit_2(tmp_path, make, message):
+    result = run("batch", make(tmp_path), "--quiet")
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr == f"Error: {message.format(tmp=tmp_path)}\n"
 
 
 def test_learn_writes_a_look_to_the_models_folder(tmp_path):

@@ -496,10 +496,6 @@ def detect(
     typer.echo(f"corners: {corners}")
 
 
-IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".bmp", ".gif", ".webp", ".tif", ".tiff"}
-VIDEO_SUFFIXES = {".mp4", ".avi", ".mov", ".mkv", ".webm", ".m4v"}
-
-
 @app.command()
 def batch(
     inputs: Annotated[list[Path], typer.Argument(help="Images, folders of images, or videos.")],
@@ -524,24 +520,14 @@ def batch(
 
     Example: boardsolve batch captures/ gameplay.mp4 --out-dir solved/
     """
-    from .vision.batch import run_batch
+    from .vision.batch import collect_inputs, run_batch
 
     if out_dir is not None and not out_dir.is_dir():
         fail(f"{out_dir}: no such folder")
-    files: list[Path] = []
-    for item in inputs:
-        if item.is_dir():
-            files += sorted(
-                p
-                for p in item.iterdir()
-                if p.suffix.lower() in IMAGE_SUFFIXES | VIDEO_SUFFIXES and ".solved." not in p.name
-            )
-        elif item.exists():
-            files.append(item)
-        else:
-            fail(f"{item}: no such file or folder")
-    if not files:
-        fail("no images or videos to read")
+    try:
+        files = collect_inputs(inputs)
+    except BoardSolveError as exc:
+        fail(str(exc))
     rows = run_batch(
         files,
         out_dir=out_dir,
@@ -549,7 +535,6 @@ def batch(
         puzzle=puzzle.value,
         models=models,
         progress=not quiet and not json_output,
-        video_suffixes=VIDEO_SUFFIXES,
     )
     if json_output:
         for row in rows:
