@@ -18,6 +18,24 @@ from vision_solver.vision.render import render_board
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 runner = CliRunner()
 
+#: The keys of an image's JSON object, in order: the reading's, then the answer's.
+READING_AND_ANSWER_KEYS = [
+    "puzzle",
+    "states",
+    "rows",
+    "cols",
+    "cells",
+    "confidence",
+    "corners",
+    "solvable",
+    "presses",
+    "moves",
+    "optimal",
+    "solutions",
+]
+#: The answer's keys and values of a board with no solution.
+NO_ANSWER = {"solvable": False, "presses": None, "moves": None, "optimal": None, "solutions": 0}
+
 
 def run(*args):
     return runner.invoke(app, [str(a) for a in args])
@@ -49,21 +67,7 @@ def test_main_job_json_has_reading_solution_and_overlay(shot, tmp_path):
     result = run(shot, "--json", "--out", out)
     assert result.exit_code == 0, result.output
     obj = json.loads(result.stdout)
-    assert {
-        "puzzle",
-        "states",
-        "rows",
-        "cols",
-        "cells",
-        "confidence",
-        "corners",
-        "solvable",
-        "presses",
-        "moves",
-        "optimal",
-        "solutions",
-        "overlay",
-    } <= set(obj)
+    assert list(obj) == [*READING_AND_ANSWER_KEYS, "overlay"]
     assert obj["overlay"] == str(out) and out.exists()
     board = np.array(obj["cells"])
     replay = apply_presses(board, np.array(obj["presses"]), Rule.preset("lights-out"))
@@ -129,29 +133,9 @@ def test_unsolvable_read_json_has_no_answer_and_the_misreads(tmp_path):
     result = run(path, "--json")
     assert result.exit_code == 1
     obj = json.loads(result.stdout)
-    assert list(obj) == [
-        "puzzle",
-        "states",
-        "rows",
-        "cols",
-        "cells",
-        "confidence",
-        "corners",
-        "solvable",
-        "presses",
-        "moves",
-        "optimal",
-        "solutions",
-        "misreads",
-        "overlay",
-    ]
-    assert (obj["solvable"], obj["presses"], obj["moves"], obj["optimal"]) == (
-        False,
-        None,
-        None,
-        None,
-    )
-    assert obj["solutions"] == 0 and obj["misreads"]
+    assert list(obj) == [*READING_AND_ANSWER_KEYS, "misreads", "overlay"]
+    assert {key: obj[key] for key in NO_ANSWER} == NO_ANSWER
+    assert obj["misreads"]
     assert obj["overlay"] == str(tmp_path / "u.solved.png")
 
 
@@ -160,14 +144,9 @@ def test_batch_row_of_an_unsolvable_board_has_the_unsolvable_keys(tmp_path):
     result = run("batch", path, "--json", "--quiet")
     assert result.exit_code == 1
     (row,) = [json.loads(line) for line in result.stdout.splitlines()]
+    assert list(row) == ["input", *READING_AND_ANSWER_KEYS, "status", "overlay"]
     assert row["status"] == "unsolvable"
-    assert {k: row[k] for k in ("solvable", "presses", "moves", "optimal", "solutions")} == {
-        "solvable": False,
-        "presses": None,
-        "moves": None,
-        "optimal": None,
-        "solutions": 0,
-    }
+    assert {key: row[key] for key in NO_ANSWER} == NO_ANSWER
     assert row["overlay"] == str(tmp_path / "u.solved.png")
 
 
