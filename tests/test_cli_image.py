@@ -18,6 +18,24 @@ from vision_solver.cli import app
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 runner = CliRunner()
 
+#: The keys of an image's JSON object, in order: the reading's, then the answer's.
+READING_AND_ANSWER_KEYS = [
+    "puzzle",
+    "states",
+    "rows",
+    "cols",
+    "cells",
+    "confidence",
+    "corners",
+    "solvable",
+    "presses",
+    "moves",
+    "optimal",
+    "solutions",
+]
+#: The answer's keys and values of a board with no solution.
+NO_ANSWER = {"solvable": False, "presses": None, "moves": None, "optimal": None, "solutions": 0}
+
 
 def run(*args):
     return runner.invoke(app, [str(a) for a in args])
@@ -49,21 +67,7 @@ def test_main_job_json_has_reading_solution_and_overlay(shot, tmp_path):
     result = run(shot, "--json", "--out", out)
     assert result.exit_code == 0, result.output
     obj = json.loads(result.stdout)
-    assert {
-        "puzzle",
-        "states",
-        "rows",
-        "cols",
-        "cells",
-        "confidence",
-        "corners",
-        "solvable",
-        "presses",
-        "moves",
-        "optimal",
-        "solutions",
-        "overlay",
-    } <= set(obj)
+    assert list(obj) == [*READING_AND_ANSWER_KEYS, "overlay"]
     assert obj["overlay"] == str(out) and out.exists()
     board = np.array(obj["cells"])
     replay = apply_presses(board, np.array(obj["presses"]), Rule.preset("lights-out"))
@@ -107,17 +111,43 @@ def test_set_rejects_a_cell_off_the_board(shot):
     assert result.stderr == "Error: --set 9,9: no such cell on a 5x5 board\n"
 
 
-def test_unsolvable_read_names_the_likeliest_misread(tmp_path):
+def _unsolvable_capture(tmp_path):
     cells = np.zeros((5, 5), dtype=np.int64)
     cells[0, 0] = 1  # no solution on 5x5
-    image = render_board(cells, "flat-dark", seed=2, cell_px=50).image
     path = tmp_path / "u.png"
-    cv2.imwrite(str(path), image)
+    cv2.imwrite(str(path), render_board(cells, "flat-dark", seed=2, cell_px=50).image)
+    return path
+
+
+def test_unsolvable_read_names_the_likeliest_misread(tmp_path):
+    path = _unsolvable_capture(tmp_path)
     result = run(path)
     assert result.exit_code == 1
     assert "Unsolvable as read" in result.stdout
     assert "likeliest misread: cell (" in result.stdout
     assert (tmp_path / "u.solved.png").exists()
+
+
+def test_unsolvable_read_json_has_no_answer_and_the_misreads(tmp_path):
+    path = _unsolvable_capture(tmp_path)
+    result = run(path, "--json")
+    assert result.exit_code == 1
+    obj = json.loads(result.stdout)
+    assert list(obj) == [*READING_AND_ANSWER_KEYS, "misreads", "overlay"]
+    assert {key: obj[key] for key in NO_ANSWER} == NO_ANSWER
+    assert obj["misreads"]
+    assert obj["overlay"] == str(tmp_path / "u.solved.png")
+
+
+def test_batch_row_of_an_unsolvable_board_has_the_unsolvable_keys(tmp_path):
+    path = _unsolvable_capture(tmp_path)
+    result = run("batch", path, "--json", "--quiet")
+    assert result.exit_code == 1
+    (row,) = [json.loads(line) for line in result.stdout.splitlines()]
+    assert list(row) == ["input", *READING_AND_ANSWER_KEYS, "status", "overlay"]
+    assert row["status"] == "unsolvable"
+    assert {key: row[key] for key in NO_ANSWER} == NO_ANSWER
+    assert row["overlay"] == str(tmp_path / "u.solved.png")
 
 
 def _bad_inputs(tmp_path):
@@ -170,7 +200,8 @@ def test_batch_folder_json_lines(tmp_path):
     assert all(Path(r["overlay"]).exists() for r in rows)
 
 
-def test_batch_reads_a_video_capture(tmp_path):
+def _capture_video(tmp_path):
+    """8 frames at 4 per second, all the lights screenshot."""
     frame = cv2.imread(str(FIXTURES / "screenshot_lights.png"))
     video = tmp_path / "capture.avi"
     writer = cv2.VideoWriter(
@@ -181,11 +212,74 @@ def test_batch_reads_a_video_capture(tmp_path):
     for _ in range(8):
         writer.write(frame)
     writer.release()
+    return video
+
+
+def test_batch_reads_a_video_capture(tmp_path):
+    video = _capture_video(tmp_path)
     result = run("batch", video, "--json", "--quiet", "--every", "0.5")
     assert result.exit_code == 0, result.output
     rows = [json.loads(line) for line in result.stdout.splitlines()]
     assert len(rows) == 1  # the same board in every frame is solved once
     assert rows[0]["status"] == "solved" and rows[0]["moves"] == 8
+    assert rows[0]["input"] == "capture.avi@0.0s"
+    assert rows[0]["overlay"] == str(tmp_path / "capture.t00000.0.solved.png")
+
+
+def test_batch_reads_each_video_frame_once(tmp_path, monkeypatch):
+    from vision_solver.vision import batch
+
+    video = _capture_video(tmp_path)
+    read = []
+
+    def counting(image, *args, **kwargs):
+        read.append(image.shape)
+        return real(image, *args, **kwargs)
+
+    real = batch.read_board
+    monkeypatch.setattr(batch, "read_board", counting)
+    result = run("batch", video, "--json", "--quiet", "--every", "0.5")
+    assert result.exit_code == 0, result.output
+    assert len(read) == 4  # frames 0, 2, 4, 6; the first one solved from its reading
+
+
+def test_batch_folder_one_row_per_input_exit_2_when_one_is_unreadable(tmp_path, monkeypatch):
+    shutil.copy(FIXTURES / "screenshot_lights.png", tmp_path / "shot.png")
+    (tmp_path / "notes.png").write_text("not an image")
+    (tmp_path / "readme.txt").write_text("not an input: left out")
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(app, ["batch", ".", "--quiet"], env={"COLUMNS": "120"})
+    assert result.exit_code == 2
+    assert result.stdout == (
+        "┏━━━━━━━━━━━┳━━━━━━━┳━━━━━━━━┳━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┳━━━━━━━━━━━━━━━━━┓\n"  # noqa: E501
+        "┃ input     ┃ board ┃ clicks ┃ status                                       ┃ overlay         ┃\n"  # noqa: E501
+        "┡━━━━━━━━━━━╇━━━━━━━╇━━━━━━━━╇━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━╇━━━━━━━━━━━━━━━━━┩\n"  # noqa: E501
+        "│ notes.png │       │        │ error: notes.png: not an image, or truncated │                 │\n"  # noqa: E501
+        "│ shot.png  │ 5x5   │ 8      │ solved                                       │ shot.solved.png │\n"  # noqa: E501
+        "└───────────┴───────┴────────┴──────────────────────────────────────────────┴─────────────────┘\n"  # noqa: E501
+    )
+    assert result.stderr == ""
+    json_rows = [json.loads(line) for line in run("batch", ".", "--json").stdout.splitlines()]
+    assert json_rows[0] == {
+        "input": "notes.png",
+        "status": "error: notes.png: not an image, or truncated",
+    }
+    assert len(json_rows) == 2 and json_rows[1]["status"] == "solved"
+
+
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (lambda tmp: tmp / "nope", "{tmp}/nope: no such file or folder"),
+        (lambda tmp: tmp, "no images or videos to read"),
+    ],
+    ids=["missing path", "empty folder"],
+)
+def test_batch_with_nothing_to_read_one_error_line_exit_2(tmp_path, make, message):
+    result = run("batch", make(tmp_path), "--quiet")
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr == f"Error: {message.format(tmp=tmp_path)}\n"
 
 
 def test_learn_writes_a_look_to_the_models_folder(tmp_path):
@@ -246,3 +340,104 @@ def test_bad_corners_one_error_line(shot, extra, message):
     assert result.stderr.count("\n") == 1
     assert result.stderr.startswith("Error: ") and message in result.stderr
     assert not (shot.parent / "shot.solved.png").exists()
+
+
+def _blank(tmp_path):
+    path = tmp_path / "blank.png"
+    cv2.imwrite(str(path), np.full((200, 300, 3), 90, dtype=np.uint8))
+    return path
+
+
+def test_no_board_found_says_how_to_place_it_by_hand(tmp_path):
+    path = _blank(tmp_path)
+    result = run(path)
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr == (
+        f"Error: {path}: no board found (no grid of similar cells found in the image); "
+        "--size RxC with --corners places it by hand\n"
+    )
+
+
+def test_learn_with_no_board_found_says_corners_place_it(tmp_path):
+    path = _blank(tmp_path)
+    result = run("learn", path, "--cells", "01,10", "--name", "x", "--models", tmp_path / "m")
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr == (
+        f"Error: {path}: no board found (no grid of similar cells found in the image); "
+        "--corners places it by hand\n"
+    )
+    assert not (tmp_path / "m").exists()
+
+
+def test_cells_read_below_low_confidence_are_listed(shot, monkeypatch):
+    from vision_solver.vision import pipeline
+
+    real = pipeline.read_board
+
+    def doubting(*args, **kwargs):
+        reading = real(*args, **kwargs)
+        reading.confidence[0, 1] = 0.42
+        reading.confidence[3, 4] = pipeline.LOW_CONFIDENCE  # not below: not listed
+        return reading
+
+    monkeypatch.setattr(pipeline, "read_board", doubting)
+    result = run(shot)
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[:7] == [
+        "board (5x5 lights):",
+        "11011",
+        "10100",
+        "01110",
+        "00101",
+        "11011",
+        "low confidence: (1,2) 0.42",
+    ]
+
+
+def test_learn_with_corners_places_the_board_by_hand(tmp_path):
+    scene = render_board(np.array([[1, 0, 1], [0, 1, 0], [1, 1, 0]]), "bevel", seed=3, cell_px=50)
+    path = tmp_path / "game.png"
+    cv2.imwrite(str(path), scene.image)
+    corners = " ".join(f"{x:.0f},{y:.0f}" for x, y in scene.corners)
+    models = tmp_path / "looks"
+    result = run(
+        "learn",
+        path,
+        "--cells",
+        "101,010,110",
+        "--name",
+        "hand",
+        "--corners",
+        corners,
+        "--models",
+        models,
+    )
+    assert result.exit_code == 0, result.output
+    assert result.stdout == (
+        f"learned look 'hand' (lights read by colours, 3x3): {models / 'hand.json'}\n"
+        "it reads 9 of 9 cells back\n"
+    )
+
+
+def test_learn_with_corners_not_clockwise_one_error_line(shot, tmp_path):
+    result = run(
+        "learn",
+        shot,
+        "--cells",
+        "01,10",
+        "--name",
+        "x",
+        "--models",
+        tmp_path / "m",
+        "--corners",
+        "10,10 10,90 90,90 90,10",
+    )
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr == (
+        "Error: corners must go clockwise round the board from its top-left "
+        "(top-left, top-right, bottom-right, bottom-left), as a convex outline\n"
+    )
+    assert not (tmp_path / "m").exists()

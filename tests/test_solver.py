@@ -255,3 +255,45 @@ def test_likeliest_misreads_empty_when_solvable():
 
     board = np.ones((5, 5), dtype=np.int64)
     assert likeliest_misreads(board, np.ones((5, 5)), Rule.preset("lights-out")) == []
+
+
+def test_puzzle_kind_is_its_plain_name_in_json_and_comparisons():
+    import json
+
+    from vision_solver.rules import PRESETS, PUZZLE_KIND, PuzzleKind
+
+    assert json.dumps({"puzzle": PuzzleKind.lights}) == '{"puzzle": "lights"}'
+    assert PuzzleKind.arrows == "arrows" and f"{PuzzleKind.arrows}" == "arrows"
+    assert set(PUZZLE_KIND) == set(PRESETS)
+    for kind in PuzzleKind:
+        assert PUZZLE_KIND[kind.preset] is kind
+        assert kind.states == Rule.preset(kind.preset).states
+
+
+def test_summary_long_for_the_cli_short_for_the_legend():
+    from dataclasses import replace
+
+    one = solve([[1, 1], [1, 0]], Rule.preset("lights-out"))
+    assert one.summary() == "1 click (optimal), 1 solution"
+    assert one.summary(short=True) == "1 click (optimal)"
+    unproven = replace(one, moves=3, optimal=False, solutions=8)
+    assert unproven.summary() == "3 clicks (best found, not proven optimal), 8 solutions"
+    assert unproven.summary(short=True) == "3 clicks (best found)"
+
+
+def test_unsolvable_dict_has_the_keys_of_a_solution():
+    from vision_solver.solve import unsolvable_dict
+
+    solution = solve([[1, 1], [1, 0]], Rule.preset("lights-out"))
+    obj = unsolvable_dict(2, 3, 4)
+    assert list(obj) == list(solution.to_dict())
+    assert obj == {
+        "rows": 2,
+        "cols": 3,
+        "states": 4,
+        "solvable": False,
+        "presses": None,
+        "moves": None,
+        "optimal": None,
+        "solutions": 0,
+    }

@@ -18,7 +18,7 @@ from .errors import (
     ReplayFailed,
     Unsolvable,
 )
-from .rules import PRESETS, Rule, apply_presses, press_matrix
+from .rules import PRESETS, PuzzleKind, Rule, apply_presses, press_matrix
 from .solve import Solution, solve
 
 __all__ = [
@@ -28,6 +28,7 @@ __all__ = [
     "BoardSolveError",
     "Certificate",
     "ImageError",
+    "PuzzleKind",
     "ReplayFailed",
     "Rule",
     "Solution",

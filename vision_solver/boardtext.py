@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .errors import BoardInputError
+from .rules import PuzzleKind
 
 NOTATIONS: dict[str, str] = {
     "digits": "0123456789",
@@ -29,12 +30,19 @@ NOTATIONS: dict[str, str] = {
     "arrows": "↑→↓←",
     "letters": "URDL",
 }
+#: Notations of directions (arrows, chairs): boards of ``PuzzleKind.arrows``.
+ARROW_NOTATIONS = ("arrows", "letters")
 
 
 @dataclass(frozen=True)
 class ParsedBoard:
     cells: np.ndarray  # (rows, cols) int64
     notation: str  # a key of NOTATIONS, or "ints"
+
+    @property
+    def kind(self) -> PuzzleKind:
+        """Arrows when typed as arrows or URDL letters, lights otherwise."""
+        return PuzzleKind.arrows if self.notation in ARROW_NOTATIONS else PuzzleKind.lights
 
 
 def _notation_of(char: str) -> str | None:
@@ -185,6 +193,6 @@ def format_grid(values: np.ndarray, notation: str) -> str:
 
 def format_presses(presses: np.ndarray, notation: str) -> str:
     """The click grid: counts are not directions, so arrow notations print digits."""
-    if notation in ("arrows", "letters"):
+    if notation in ARROW_NOTATIONS:
         notation = "digits"
     return format_grid(presses, notation)

@@ -17,8 +17,8 @@ import typer
 from typer.core import TyperGroup
 
 from .boardtext import NOTATIONS
-from .errors import BoardSolveError, Unsolvable
-from .rules import PRESETS, Rule
+from .errors import BoardNotFound, BoardSolveError, Unsolvable
+from .rules import PRESETS, PuzzleKind, Rule
 
 EXIT_SOLVED, EXIT_UNSOLVABLE, EXIT_BAD_INPUT = 0, 1, 2
 
@@ -206,21 +206,14 @@ def print_solution(board: Any, solution: Any, notation: str, fmt: OutputFormat) 
     typer.echo(format_grid(board, notation))
     typer.echo("clicks:")
     typer.echo(format_presses(solution.presses, notation))
-    typer.echo(summary_line(solution))
-
-
-def summary_line(solution: Any) -> str:
-    """``7 clicks (optimal), 8 solutions``."""
-    clicks = "click" if solution.moves == 1 else "clicks"
-    proof = "optimal" if solution.optimal else "best found, not proven optimal"
-    count = "solution" if solution.solutions == 1 else "solutions"
-    return f"{solution.moves} {clicks} ({proof}), {solution.solutions} {count}"
+    typer.echo(solution.summary())
 
 
 def print_unsolvable(
     board: Any, rule: Rule, error: Unsolvable, notation: str, fmt: OutputFormat
 ) -> None:
     from .boardtext import format_grid
+    from .solve import unsolvable_dict
 
     if fmt is OutputFormat.json:
         rows, cols = board.shape
@@ -230,19 +223,6 @@ def print_unsolvable(
         typer.echo("board:")
         typer.echo(format_grid(board, notation))
     typer.echo(f"Unsolvable: {error.certificate.describe()}")
-
-
-def unsolvable_dict(rows: int, cols: int, states: int) -> dict[str, Any]:
-    return {
-        "rows": rows,
-        "cols": cols,
-        "states": states,
-        "solvable": False,
-        "presses": None,
-        "moves": None,
-        "optimal": None,
-        "solutions": 0,
-    }
 
 
 @app.command()
@@ -275,8 +255,7 @@ def solve(
         parsed = parse_board(text)
     except BoardSolveError as exc:
         fail(f"{where}: {exc}")
-    default = "moon-legend" if parsed.notation in ("arrows", "letters") else "lights-out"
-    rule = build_rule(puzzle, states, pattern, wrap, turn, goal, default=default)
+    rule = build_rule(puzzle, states, pattern, wrap, turn, goal, default=parsed.kind.preset)
     if parsed.cells.max() >= rule.states:
         try:  # parse again, bounded, for the exact line and column of the bad value
             parse_board(text, rule.states)
@@ -340,8 +319,10 @@ def _parse_set(items: list[str] | None) -> list[tuple[int, int, int]]:
     return out
 
 
-def _parse_corners(text: str | None) -> list[list[float]] | None:
-    """``"x,y x,y x,y x,y"`` -> four [x, y] points; one Error line otherwise."""
+def _parse_corners(text: str | None) -> Any:
+    """``"x,y x,y x,y x,y"`` -> a 4 x 2 array of [x, y] points; one Error line otherwise."""
+    import numpy as np
+
     if text is None:
         return None
     try:
@@ -353,13 +334,13 @@ def _parse_corners(text: str | None) -> list[list[float]] | None:
             f"--corners {text!r}: expected four x,y points (top-left, top-right, "
             "bottom-right, bottom-left), e.g. --corners '120,80 520,80 520,480 120,480'"
         )
-    return points
+    return np.array(points)
 
 
-def _format_cells(cells: Any, puzzle: str) -> str:
+def _format_cells(cells: Any, puzzle: PuzzleKind) -> str:
     from .boardtext import format_grid
 
-    return format_grid(cells, "letters" if puzzle == "arrows" else "digits")
+    return format_grid(cells, "letters" if puzzle == PuzzleKind.arrows else "digits")
 
 
 def _read(
@@ -371,8 +352,6 @@ def _read(
     corners: str | None = None,
 ) -> tuple[Any, Any]:
     """Image and board reading, or one Error line."""
-    import numpy as np
-
     from .vision.grid import parse_size
     from .vision.imageio import read_image
     from .vision.looks import load_looks
@@ -389,12 +368,12 @@ def _read(
             puzzle,
             size=parse_size(size) if size else None,
             looks=looks,
-            corners=None if points is None else np.array(points),
+            corners=points,
         )
         return image, reading.with_corrections(_parse_set(corrections))
     except BoardSolveError as exc:
         message = str(exc)
-        if type(exc).__name__ == "BoardNotFound":
+        if isinstance(exc, BoardNotFound):
             message = (
                 f"{image_path}: no board found ({message}); "
                 "--size RxC with --corners places it by hand"
@@ -452,11 +431,8 @@ def image_command(
     except BoardSolveError as exc:
         fail(str(exc))
     if json_output:
-        obj = reading.to_dict()
-        if answer.solution is not None:
-            obj.update(answer.solution.to_dict())
-        else:
-            obj.update(unsolvable_dict(reading.rows, reading.cols, reading.states))
+        obj = answer.to_dict()
+        if answer.solution is None:
             obj["misreads"] = [
                 {"row": r + 1, "col": c + 1, "value": v} for r, c, v in answer.suspects
             ]
@@ -474,9 +450,7 @@ def _print_image_answer(reading: Any, answer: Any, target: Path) -> None:
     look = "" if reading.look == "generic" else f", look {reading.look}"
     typer.echo(f"board ({reading.rows}x{reading.cols} {reading.puzzle}{look}):")
     typer.echo(_format_cells(reading.cells, reading.puzzle))
-    doubtful = [
-        (int(r), int(c)) for r, c in zip(*((reading.confidence < 0.6).nonzero()), strict=True)
-    ]
+    doubtful = reading.doubtful()
     if doubtful:
         listed = ", ".join(
             f"({r + 1},{c + 1}) {reading.confidence[r, c]:.2f}" for r, c in doubtful[:10]
@@ -485,11 +459,11 @@ def _print_image_answer(reading: Any, answer: Any, target: Path) -> None:
     if answer.solution is not None:
         typer.echo("clicks:")
         typer.echo(format_presses(answer.solution.presses, "digits"))
-        typer.echo(summary_line(answer.solution))
+        typer.echo(answer.solution.summary())
     else:
         typer.echo(f"Unsolvable as read: {answer.unsolvable.certificate.describe()}")
         for r, c, v in answer.suspects:
-            shown = LETTERS[v] if reading.puzzle == "arrows" else str(v)
+            shown = LETTERS[v] if reading.puzzle == PuzzleKind.arrows else str(v)
             typer.echo(
                 f"likeliest misread: cell ({r + 1},{c + 1}), confidence "
                 f"{reading.confidence[r, c]:.2f}; if it is {shown}, fix with --set "
@@ -522,10 +496,6 @@ def detect(
     typer.echo(f"corners: {corners}")
 
 
-IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".bmp", ".gif", ".webp", ".tif", ".tiff"}
-VIDEO_SUFFIXES = {".mp4", ".avi", ".mov", ".mkv", ".webm", ".m4v"}
-
-
 @app.command()
 def batch(
     inputs: Annotated[list[Path], typer.Argument(help="Images, folders of images, or videos.")],
@@ -550,24 +520,14 @@ def batch(
 
     Example: boardsolve batch captures/ gameplay.mp4 --out-dir solved/
     """
-    from .vision.batch import run_batch
+    from .vision.batch import collect_inputs, run_batch
 
     if out_dir is not None and not out_dir.is_dir():
         fail(f"{out_dir}: no such folder")
-    files: list[Path] = []
-    for item in inputs:
-        if item.is_dir():
-            files += sorted(
-                p
-                for p in item.iterdir()
-                if p.suffix.lower() in IMAGE_SUFFIXES | VIDEO_SUFFIXES and ".solved." not in p.name
-            )
-        elif item.exists():
-            files.append(item)
-        else:
-            fail(f"{item}: no such file or folder")
-    if not files:
-        fail("no images or videos to read")
+    try:
+        files = collect_inputs(inputs)
+    except BoardSolveError as exc:
+        fail(str(exc))
     rows = run_batch(
         files,
         out_dir=out_dir,
@@ -575,7 +535,6 @@ def batch(
         puzzle=puzzle.value,
         models=models,
         progress=not quiet and not json_output,
-        video_suffixes=VIDEO_SUFFIXES,
     )
     if json_output:
         for row in rows:
@@ -625,11 +584,9 @@ def learn(
     import numpy as np
 
     from .boardtext import parse_board
-    from .vision.classify import learn_from_board
-    from .vision.grid import find_grid
     from .vision.imageio import read_image
-    from .vision.locate import board_at, locate_board
     from .vision.looks import save_look
+    from .vision.pipeline import learn_board
 
     text = (
         Path(cells).read_text(encoding="utf-8")
@@ -641,25 +598,19 @@ def learn(
         picture = read_image(image)
     except BoardSolveError as exc:
         fail(str(exc))
-    puzzle = "arrows" if parsed.notation in ("arrows", "letters") else "lights"
-    if puzzle == "lights" and parsed.cells.max() > 1:
+    puzzle = parsed.kind
+    if puzzle == PuzzleKind.lights and parsed.cells.max() > 1:
         fail("--cells: a lights board holds 0 and 1 only")
     points = _parse_corners(corners)
-    if points is not None:
-        try:
-            location = board_at(np.array(points), *parsed.cells.shape)
-        except BoardSolveError as exc:
-            fail(str(exc))
-    else:
-        location = locate_board(picture)
-        if not location:
-            fail(f"{image}: no board found ({location.reason}); --corners places it by hand")
-    grid = find_grid(picture, location, parsed.cells.shape)
-    look, read_back = learn_from_board(picture, grid, parsed.cells, name, puzzle)
+    try:
+        look, read_back = learn_board(picture, parsed.cells, name, puzzle, points)
+    except BoardNotFound as exc:
+        fail(f"{image}: no board found ({exc}); --corners places it by hand")
+    except BoardSolveError as exc:
+        fail(str(exc))
     path = save_look(look, models)
-    typer.echo(
-        f"learned look {name!r} ({puzzle} read by {look.reader}, {grid.rows}x{grid.cols}): {path}"
-    )
+    rows, cols = parsed.cells.shape
+    typer.echo(f"learned look {name!r} ({puzzle} read by {look.reader}, {rows}x{cols}): {path}")
     wrong = np.argwhere(read_back != parsed.cells)
     typer.echo(f"it reads {parsed.cells.size - len(wrong)} of {parsed.cells.size} cells back")
     if len(wrong):

@@ -9,7 +9,8 @@ changed once, even where ``wrap`` makes two offsets land on the same cell.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Literal
+from enum import StrEnum
+from typing import Literal, get_args
 
 import numpy as np
 
@@ -19,8 +20,8 @@ from .errors import BoardInputError
 Pattern = Literal["plus", "rowcol", "square", "x"]
 Turn = Literal["cw", "ccw", "both"]
 
-PATTERNS: tuple[str, ...] = ("plus", "rowcol", "square", "x")
-TURNS: tuple[str, ...] = ("cw", "ccw", "both")
+PATTERNS: tuple[Pattern, ...] = get_args(Pattern)
+TURNS: tuple[Turn, ...] = get_args(Turn)
 
 _OFFSETS: dict[str, tuple[tuple[int, int], ...]] = {
     "plus": ((0, 0), (-1, 0), (1, 0), (0, -1), (0, 1)),
@@ -29,7 +30,7 @@ _OFFSETS: dict[str, tuple[tuple[int, int], ...]] = {
 }
 
 #: name -> (states, pattern, description)
-PRESETS: dict[str, tuple[int, str, str]] = {
+PRESETS: dict[str, tuple[int, Pattern, str]] = {
     "lights-out": (2, "plus", "a click toggles the cell and its 4 neighbours"),
     "cross-flip": (2, "rowcol", "a click flips its whole row and column"),
     "moon-legend": (
@@ -38,6 +39,33 @@ PRESETS: dict[str, tuple[int, str, str]] = {
         "chairs facing up/right/down/left (0..3, clockwise quarter turns from up); "
         "a click turns the chair and its 4 neighbours a quarter turn",
     ),
+}
+
+
+class PuzzleKind(StrEnum):
+    """What a board's cells show: lit or dark tiles, or arrows (chairs) facing 4 ways.
+
+    A ``str``: it equals its plain name and prints and dumps to JSON as it.
+    """
+
+    lights = "lights"
+    arrows = "arrows"
+
+    @property
+    def preset(self) -> str:
+        """The game a board of this kind is taken to be unless told otherwise."""
+        return "lights-out" if self is PuzzleKind.lights else "moon-legend"
+
+    @property
+    def states(self) -> int:
+        return PRESETS[self.preset][0]
+
+
+#: preset name -> the kind of board it is played on
+PUZZLE_KIND: dict[str, PuzzleKind] = {
+    "lights-out": PuzzleKind.lights,
+    "cross-flip": PuzzleKind.lights,
+    "moon-legend": PuzzleKind.arrows,
 }
 
 
@@ -53,9 +81,9 @@ class Rule:
     """
 
     states: int = 2
-    pattern: str = "plus"
+    pattern: Pattern = "plus"
     wrap: bool = False
-    turn: str = "cw"
+    turn: Turn = "cw"
     goal: int = 0
 
     def __post_init__(self) -> None:

@@ -73,6 +73,37 @@ class Solution:
             "solutions": self.solutions,
         }
 
+    def summary(self, *, short: bool = False) -> str:
+        """``7 clicks (optimal), 8 solutions``, the line the CLI prints.
+
+        ``short`` is the overlay's legend, ``7 clicks (optimal)``.  An answer
+        not proven optimal says ``best found, not proven optimal`` (short:
+        ``best found``).
+        """
+        clicks = "click" if self.moves == 1 else "clicks"
+        if self.optimal:
+            proof = "optimal"
+        else:
+            proof = "best found" if short else "best found, not proven optimal"
+        if short:
+            return f"{self.moves} {clicks} ({proof})"
+        count = "solution" if self.solutions == 1 else "solutions"
+        return f"{self.moves} {clicks} ({proof}), {self.solutions} {count}"
+
+
+def unsolvable_dict(rows: int, cols: int, states: int) -> dict[str, Any]:
+    """The JSON object of an unsolvable board: ``Solution.to_dict``'s keys, no answer."""
+    return {
+        "rows": rows,
+        "cols": cols,
+        "states": states,
+        "solvable": False,
+        "presses": None,
+        "moves": None,
+        "optimal": None,
+        "solutions": 0,
+    }
+
 
 def check_board(board: Any, rule: Rule) -> np.ndarray:
     """The board as an int64 array, or BoardInputError naming what is wrong."""

@@ -1,8 +1,9 @@
 """Batch reading: many screenshots, and the frames of video captures.
 
-A video is sampled every ``every`` seconds; consecutive frames showing the
-same board are solved once.  Every input gets a row of results whatever
-happens to it, so one unreadable file does not stop the batch.
+``collect_inputs`` turns files and folders into the list of inputs.  A video
+is sampled every ``every`` seconds; consecutive frames showing the same board
+are solved once.  Every input gets a row of results whatever happens to it,
+so one unreadable file does not stop the batch.
 """
 
 from __future__ import annotations
@@ -14,10 +15,37 @@ from typing import Any
 import cv2
 import numpy as np
 
-from ..errors import BoardSolveError
+from ..errors import BoardInputError, BoardSolveError
 from .imageio import read_image, to_bgr8, write_image
 from .looks import load_looks
-from .pipeline import read_board, rule_for, solve_image
+from .pipeline import BoardReading, read_board, rule_for, solve_image
+
+IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".bmp", ".gif", ".webp", ".tif", ".tiff"}
+VIDEO_SUFFIXES = {".mp4", ".avi", ".mov", ".mkv", ".webm", ".m4v"}
+
+
+def collect_inputs(paths: list[Path]) -> list[Path]:
+    """The files to read: each file given, and the images and videos in each folder given.
+
+    A folder's files are taken in name order, leaving out other files and
+    overlays (``*.solved.*``).  Raises ``BoardInputError`` for a path that
+    does not exist, or when there is nothing to read.
+    """
+    files: list[Path] = []
+    for item in paths:
+        if item.is_dir():
+            files += sorted(
+                p
+                for p in item.iterdir()
+                if p.suffix.lower() in IMAGE_SUFFIXES | VIDEO_SUFFIXES and ".solved." not in p.name
+            )
+        elif item.exists():
+            files.append(item)
+        else:
+            raise BoardInputError(f"{item}: no such file or folder")
+    if not files:
+        raise BoardInputError("no images or videos to read")
+    return files
 
 
 def video_frames(path: Path, every: float) -> Iterator[tuple[float, np.ndarray]]:
@@ -41,25 +69,16 @@ def video_frames(path: Path, every: float) -> Iterator[tuple[float, np.ndarray]]
 
 
 def _solve_one(
-    image: np.ndarray, label: str, target: Path, puzzle: str, looks: list, protect: Path
+    image: np.ndarray, reading: BoardReading, label: str, target: Path, puzzle: str, protect: Path
 ) -> dict[str, Any]:
-    row: dict[str, Any] = {"input": label}
+    """The result row of a board read from ``image``: solved, and its overlay written."""
     try:
-        reading = read_board(image, puzzle, looks=looks)
         answer = solve_image(image, reading, rule_for(reading, puzzle))
         write_image(target, answer.overlay, protect=protect)
     except BoardSolveError as exc:
-        row["status"] = f"error: {exc}"
-        return row
-    row.update(reading.to_dict())
-    if answer.solution is not None:
-        row.update(answer.solution.to_dict())
-        row["status"] = "solved"
-    else:
-        row.update({"solvable": False, "presses": None, "moves": None, "solutions": 0})
-        row["status"] = "unsolvable"
-    row["overlay"] = str(target)
-    return row
+        return {"input": label, "status": f"error: {exc}"}
+    status = "solved" if answer.solution is not None else "unsolvable"
+    return {"input": label, **answer.to_dict(), "status": status, "overlay": str(target)}
 
 
 def run_batch(
@@ -70,9 +89,11 @@ def run_batch(
     puzzle: str,
     models: Path | None,
     progress: bool,
-    video_suffixes: set[str],
 ) -> list[dict[str, Any]]:
-    """Read, solve and draw every input; one result row per image or distinct video board."""
+    """Read, solve and draw every input; one result row per image or distinct video board.
+
+    ``files`` are images, and videos (told by ``VIDEO_SUFFIXES``).
+    """
     looks = load_looks(models)
     rows: list[dict[str, Any]] = []
 
@@ -82,7 +103,7 @@ def run_batch(
 
     def work() -> Iterator[None]:
         for path in files:
-            if path.suffix.lower() in video_suffixes:
+            if path.suffix.lower() in VIDEO_SUFFIXES:
                 previous = None
                 try:
                     for seconds, frame in video_frames(path, every):
@@ -95,27 +116,19 @@ def run_batch(
                         if key == previous:
                             continue
                         previous = key
-                        rows.append(
-                            _solve_one(
-                                frame,
-                                label,
-                                target_for(path, f".t{seconds:07.1f}"),
-                                puzzle,
-                                looks,
-                                path,
-                            )
-                        )
+                        target = target_for(path, f".t{seconds:07.1f}")
+                        rows.append(_solve_one(frame, reading, label, target, puzzle, path))
                 except BoardSolveError as exc:
                     rows.append({"input": path.name, "status": f"error: {exc}"})
             else:
                 try:
                     image = read_image(path)
+                    reading = read_board(image, puzzle, looks=looks)
                 except BoardSolveError as exc:
                     rows.append({"input": str(path), "status": f"error: {exc}"})
                 else:
-                    rows.append(
-                        _solve_one(image, str(path), target_for(path, ""), puzzle, looks, path)
-                    )
+                    target = target_for(path, "")
+                    rows.append(_solve_one(image, reading, str(path), target, puzzle, path))
             yield
 
     if progress:

@@ -25,6 +25,9 @@ DOUBT = (0, 191, 255)  # amber
 MISREAD = (0, 0, 255)  # red
 CW, CCW = (255, 128, 0), (0, 128, 255)  # blue-ish, orange-ish
 
+#: Cells read with less confidence than this are marked as doubtful (here and by the CLI).
+LOW_CONFIDENCE = 0.6
+
 
 @dataclass
 class Marks:
@@ -33,7 +36,7 @@ class Marks:
     presses: np.ndarray | None
     legend: str
     confidence: np.ndarray | None = None
-    low_confidence: float = 0.6
+    low_confidence: float = LOW_CONFIDENCE
     turns: bool = False  # draw the turn direction (chair games)
     suspects: list[tuple[int, int]] = field(default_factory=list)
 

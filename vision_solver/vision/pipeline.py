@@ -1,7 +1,9 @@
 """The image pipeline: locate -> grid -> classify -> solve -> overlay.
 
+``place_grid`` finds the board's cells in an image (or places them by hand);
 ``read_board`` turns an image into a board (cells, confidence, corners);
-``solve_image`` also solves it and draws the answer.  Vision never solves:
+``solve_image`` also solves it and draws the answer; ``learn_board`` learns a
+new look from an image whose cells are known.  Vision never solves:
 the solve step is the algebra's ``solve``, called here with the cells read.
 """
 
@@ -14,26 +16,21 @@ from typing import Any
 import numpy as np
 
 from ..errors import BoardInputError, BoardNotFound, Unsolvable
-from ..rules import Rule
-from ..solve import Solution, likeliest_misreads, solve
-from .classify import CellReading, read_cells
+from ..rules import PUZZLE_KIND, PuzzleKind, Rule
+from ..solve import Solution, likeliest_misreads, solve, unsolvable_dict
+from .classify import CellReading, learn_from_board, read_cells
 from .grid import Grid, find_grid
 from .imageio import read_image
 from .locate import board_at, locate_board
 from .looks import Look, load_looks
-from .overlay import Marks, draw_overlay
-
-#: Cells read with less confidence than this are marked in the overlay.
-LOW_CONFIDENCE = 0.6
-
-PUZZLE_KIND = {"lights-out": "lights", "cross-flip": "lights", "moon-legend": "arrows"}
+from .overlay import LOW_CONFIDENCE, Marks, draw_overlay
 
 
 @dataclass
 class BoardReading:
     """A board read from an image (cells as the solver numbers them)."""
 
-    puzzle: str  # "lights" or "arrows"
+    puzzle: PuzzleKind
     cells: np.ndarray
     confidence: np.ndarray
     grid: Grid
@@ -42,7 +39,7 @@ class BoardReading:
 
     @property
     def states(self) -> int:
-        return 2 if self.puzzle == "lights" else 4
+        return self.puzzle.states
 
     @property
     def rows(self) -> int:
@@ -51,6 +48,10 @@ class BoardReading:
     @property
     def cols(self) -> int:
         return self.grid.cols
+
+    def doubtful(self) -> list[tuple[int, int]]:
+        """(row, col), row-major and 0-based, of the cells read with low confidence."""
+        return [(int(r), int(c)) for r, c in np.argwhere(self.confidence < LOW_CONFIDENCE)]
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON object of ``boardsolve detect --json``."""
@@ -84,6 +85,27 @@ class BoardReading:
         return replace(self, cells=cells, confidence=confidence, corrected=done)
 
 
+def place_grid(
+    image: np.ndarray, size: tuple[int, int] | None = None, corners: np.ndarray | None = None
+) -> Grid:
+    """The cell grid of the board in ``image``; ``size`` (rows, cols) overrides the count.
+
+    The locate stage finds the board, unless ``corners`` (TL, TR, BR, BL in
+    image pixels, with ``size``) place it by hand.  Raises ``BoardNotFound``
+    (with the reason) or ``BoardInputError`` (corners without a size, or not
+    a clockwise convex outline).
+    """
+    if corners is not None:
+        if size is None:
+            raise BoardInputError("corners need the board's size (rows x cols) as well")
+        location = board_at(corners, *size)
+    else:
+        location = locate_board(image)
+        if not location:
+            raise BoardNotFound(location.reason)
+    return find_grid(image, location, size)
+
+
 def read_board(
     image: np.ndarray | str | Path,
     puzzle: str = "auto",
@@ -102,27 +124,42 @@ def read_board(
     if not isinstance(image, np.ndarray):
         image = read_image(image)
     kind = PUZZLE_KIND.get(puzzle, puzzle)
-    if kind not in ("auto", "lights", "arrows"):
+    if kind != "auto" and kind not in list(PuzzleKind):
         raise BoardInputError(f"puzzle must be auto, lights or arrows, not {puzzle!r}")
-    if corners is not None:
-        if size is None:
-            raise BoardInputError("corners need the board's size (rows x cols) as well")
-        location = board_at(corners, *size)
-    else:
-        location = locate_board(image)
-        if not location:
-            raise BoardNotFound(location.reason)
-    grid = find_grid(image, location, size)
+    grid = place_grid(image, size, corners)
     reading: CellReading = read_cells(
         image, grid, kind, looks if looks is not None else load_looks()
     )
-    return BoardReading(reading.puzzle, reading.cells, reading.confidence, grid, reading.look)
+    return BoardReading(
+        PuzzleKind(reading.puzzle), reading.cells, reading.confidence, grid, reading.look
+    )
+
+
+def learn_board(
+    image: np.ndarray | str | Path,
+    cells: np.ndarray,
+    name: str,
+    puzzle: PuzzleKind,
+    corners: np.ndarray | None = None,
+) -> tuple[Look, np.ndarray]:
+    """A new look named ``name`` learned from an image of a board whose ``cells`` are known.
+
+    Returns the look and the board read back with it (-1 where nothing
+    reads the cells).  The board is found as by ``read_board``, with the
+    size of ``cells``; ``corners`` place it by hand.  Raises
+    ``BoardNotFound``, ``BoardInputError`` or ``ImageError``.
+    """
+    if not isinstance(image, np.ndarray):
+        image = read_image(image)
+    cells = np.asarray(cells)
+    grid = place_grid(image, cells.shape, corners)
+    return learn_from_board(image, grid, cells, name, PuzzleKind(puzzle))
 
 
 def rule_for(reading: BoardReading, preset: str | None = None, **changes: Any) -> Rule:
     """The rule of the game read: lights-out for lights, moon-legend for arrows."""
     if preset is None or preset == "auto":
-        preset = "lights-out" if reading.puzzle == "lights" else "moon-legend"
+        preset = reading.puzzle.preset
     if PUZZLE_KIND[preset] != reading.puzzle:
         raise BoardInputError(f"--puzzle {preset} does not fit a board of {reading.puzzle}")
     return Rule.preset(preset, **changes)
@@ -136,6 +173,15 @@ class ImageAnswer:
     unsolvable: Unsolvable | None
     suspects: list[tuple[int, int, int]]
     overlay: np.ndarray
+
+    def to_dict(self) -> dict[str, Any]:
+        """The reading's JSON object with the answer's (or the unsolvable one's) keys added."""
+        answer = (
+            self.solution.to_dict()
+            if self.solution is not None
+            else unsolvable_dict(self.reading.rows, self.reading.cols, self.reading.states)
+        )
+        return {**self.reading.to_dict(), **answer}
 
 
 def solve_image(image: np.ndarray, reading: BoardReading, rule: Rule) -> ImageAnswer:
@@ -155,15 +201,11 @@ def solve_image(image: np.ndarray, reading: BoardReading, rule: Rule) -> ImageAn
             None,
             legend,
             reading.confidence,
-            LOW_CONFIDENCE,
-            turns,
-            [(r, c) for r, c, _ in suspects],
+            turns=turns,
+            suspects=[(r, c) for r, c, _ in suspects],
         )
         return ImageAnswer(
             reading, rule, None, exc, suspects, draw_overlay(image, reading.grid, marks)
         )
-    clicks = "click" if solution.moves == 1 else "clicks"
-    proof = "optimal" if solution.optimal else "best found"
-    legend = f"{solution.moves} {clicks} ({proof})"
-    marks = Marks(solution.presses, legend, reading.confidence, LOW_CONFIDENCE, turns)
+    marks = Marks(solution.presses, solution.summary(short=True), reading.confidence, turns=turns)
     return ImageAnswer(reading, rule, solution, None, [], draw_overlay(image, reading.grid, marks))
