@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import BoardInputError
+from ..rules import PuzzleKind
 
 FEATURES = "lab-median-ink-v1"
 #: How much each feature counts when comparing cells with prototypes: the ink
@@ -37,7 +38,7 @@ READERS = ("colours", "glyphs", "benches")
 @dataclass
 class Look:
     name: str
-    puzzle: str  # "lights" or "arrows"
+    puzzle: PuzzleKind
     reader: str
     prototypes: dict[int, list[list[float]]]
     tolerance: float = 12.0
@@ -71,7 +72,7 @@ def parse_look(data: dict[str, Any], source: str) -> Look:
         if reader not in READERS:
             raise ValueError(f"reader must be one of {', '.join(READERS)}, not {reader!r}")
         puzzle = data["puzzle"]
-        if puzzle not in ("lights", "arrows"):
+        if puzzle not in list(PuzzleKind):
             raise ValueError(f"puzzle must be lights or arrows, not {puzzle!r}")
         prototypes = {
             int(state): [[float(x) for x in p] for p in protos]
@@ -85,7 +86,7 @@ def parse_look(data: dict[str, Any], source: str) -> Look:
             raise ValueError("object_colour must be [L, a, b]")
         return Look(
             name=str(data["name"]),
-            puzzle=puzzle,
+            puzzle=PuzzleKind(puzzle),
             reader=reader,
             prototypes=prototypes,
             tolerance=float(data.get("tolerance", 12.0)),
@@ -159,7 +160,9 @@ def state_distances(points: np.ndarray, look: Look) -> np.ndarray:
     )
 
 
-def match_look(features: np.ndarray, looks: list[Look], puzzle: str = "auto") -> Look | None:
+def match_look(
+    features: np.ndarray, looks: list[Look], puzzle: PuzzleKind | str = "auto"
+) -> Look | None:
     """The look whose prototypes explain every cell best, or None.
 
     A look fits when nearly every cell lies within its tolerance of some
@@ -180,7 +183,7 @@ def match_look(features: np.ndarray, looks: list[Look], puzzle: str = "auto") ->
 
 
 def learn_look(
-    features: np.ndarray, cells: np.ndarray, name: str, puzzle: str, reader: str
+    features: np.ndarray, cells: np.ndarray, name: str, puzzle: PuzzleKind, reader: str
 ) -> Look:
     """A look from one labelled board: up to three prototypes per state (k-means)."""
     import cv2

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ...rules import PuzzleKind
 from ..grid import Grid
 from ..looks import Look, learn_look, match_look
 from .benches import bench_readings, objects_on_grass, read_benches
@@ -29,39 +30,44 @@ __all__ = ["CellReading", "CellStack", "learn_from_board", "read_cells"]
 class CellReading:
     """What the classify stage read."""
 
-    puzzle: str  # "lights" or "arrows"
+    puzzle: PuzzleKind
     cells: np.ndarray  # (rows, cols) int64
     confidence: np.ndarray  # (rows, cols) float64 in [0, 1]
     look: str  # name of the look used, or "generic"
 
     @property
     def states(self) -> int:
-        return 2 if self.puzzle == "lights" else 4
+        return self.puzzle.states
 
 
 def read_cells(
-    image: np.ndarray, grid: Grid, puzzle: str = "auto", looks: list[Look] | None = None
+    image: np.ndarray,
+    grid: Grid,
+    puzzle: PuzzleKind | str = "auto",
+    looks: list[Look] | None = None,
 ) -> CellReading:
-    """Read every cell of ``grid`` in ``image``: ``puzzle`` is lights, arrows or auto."""
+    """Read every cell of ``grid`` in ``image``: ``puzzle`` is a ``PuzzleKind`` or ``"auto"``."""
     stack = CellStack(image, grid)
     look = match_look(stack.features, looks or [], puzzle)
     if look is not None:
         cells, confidence = _read_with(stack, look)
-        return CellReading(look.puzzle, cells, confidence, look.name)
-    if puzzle in ("arrows", "auto"):
+        return CellReading(PuzzleKind(look.puzzle), cells, confidence, look.name)
+    if puzzle in (PuzzleKind.arrows, "auto"):
         glyphs = None
         # Most boards without glyphs show it in their first row: read that
         # alone before the whole board.
-        if puzzle == "arrows" or cell_glyphs(stack.first_row(), 1, grid.cols, pointing=True):
+        if puzzle == PuzzleKind.arrows or cell_glyphs(
+            stack.first_row(), 1, grid.cols, pointing=True
+        ):
             glyphs = cell_glyphs(stack.board(), grid.rows, grid.cols, pointing=puzzle == "auto")
-        if glyphs is not None and (puzzle == "arrows" or looks_like_glyphs(glyphs)):
+        if glyphs is not None and (puzzle == PuzzleKind.arrows or looks_like_glyphs(glyphs)):
             cells, confidence = read_glyphs(glyphs, grid.rows, grid.cols)
-            return CellReading("arrows", cells, confidence, "generic")
-        if puzzle == "arrows" or objects_on_grass(stack):
+            return CellReading(PuzzleKind.arrows, cells, confidence, "generic")
+        if puzzle == PuzzleKind.arrows or objects_on_grass(stack):
             cells, confidence = read_benches(stack)
-            return CellReading("arrows", cells, confidence, "generic")
+            return CellReading(PuzzleKind.arrows, cells, confidence, "generic")
     cells, confidence = read_lights(stack.features)
-    return CellReading("lights", cells, confidence, "generic")
+    return CellReading(PuzzleKind.lights, cells, confidence, "generic")
 
 
 def _read_with(stack: CellStack, look: Look) -> tuple[np.ndarray, np.ndarray]:
@@ -78,7 +84,7 @@ def _read_with(stack: CellStack, look: Look) -> tuple[np.ndarray, np.ndarray]:
 
 
 def learn_from_board(
-    image: np.ndarray, grid: Grid, cells: np.ndarray, name: str, puzzle: str
+    image: np.ndarray, grid: Grid, cells: np.ndarray, name: str, puzzle: PuzzleKind
 ) -> tuple[Look, np.ndarray]:
     """A look learned from one correctly labelled board, and that board read back with it.
 
@@ -89,8 +95,8 @@ def learn_from_board(
     """
     cells = np.asarray(cells)
     stack = CellStack(image, grid)
-    if puzzle == "lights":
-        look = learn_look(stack.features, cells, name, "lights", "colours")
+    if puzzle == PuzzleKind.lights:
+        look = learn_look(stack.features, cells, name, PuzzleKind.lights, "colours")
         return look, read_with_look(stack.features, look)[0]
     # (cells read right, glyphs first on a tie, mean confidence), reader, cells, colour
     options: list[tuple[tuple[int, int, float], str, np.ndarray, np.ndarray | None]] = []
@@ -102,9 +108,9 @@ def learn_from_board(
         right = int((read == cells).sum())
         options.append(((right, 0, float(sure.mean())), "benches", read, colour))
     if not options:  # neither glyphs nor objects on the cells: nothing reads them
-        look = learn_look(stack.features, cells, name, "arrows", "glyphs")
+        look = learn_look(stack.features, cells, name, PuzzleKind.arrows, "glyphs")
         return look, np.full_like(cells, -1)
     _, reader, read_back, colour = max(options, key=lambda option: option[0])
-    look = learn_look(stack.features, cells, name, "arrows", reader)
+    look = learn_look(stack.features, cells, name, PuzzleKind.arrows, reader)
     look.object_colour = colour
     return look, read_back
