@@ -27,6 +27,15 @@ from .cells import CELL_PX, CellStack
 #: in the moon legend capture and 0.4-0.6 in the renderer's scenes; from
 #: behind 1.5-3.5 and 2.2-2.9; in front (seat showing, so taller) 1.4-1.8.
 END_ON_ASPECT = 1.2
+#: A bench seen front or back faces the camera (down) when its lower half is
+#: lighter than its upper half by more than this many of its grey levels'
+#: standard deviations: the lit seat shows in front of the backrest.
+SEAT_SHOWS = 0.6
+#: Colours whose chroma (a, b) lies within this of the backdrop's share its
+#: colour: grass in light or shade, not an object on it.
+BACKDROP_CHROMA = 12.0
+#: Colours of less chroma than this are greys, whose hue means little.
+GREYISH = 8.0
 
 
 def _nearer_to_object(
@@ -113,9 +122,9 @@ def bench_direction(
     if not len(upper) or not len(lower):
         return 0, 0.3
     contrast = (lower.mean() - upper.mean()) / max(gray[mask > 0].std(), 1.0)
-    sureness = float(np.clip(0.5 + abs(contrast - 0.6), 0.3, 1.0))
+    sureness = float(np.clip(0.5 + abs(contrast - SEAT_SHOWS), 0.3, 1.0))
     confidence = sureness * float(np.clip((aspect - END_ON_ASPECT) * 3, 0.3, 1))
-    return (2 if contrast > 0.6 else 0), confidence
+    return (2 if contrast > SEAT_SHOWS else 0), confidence
 
 
 def board_backdrop(image: np.ndarray, grid: Grid) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -171,8 +180,8 @@ def _grass_hued(colour: np.ndarray, grass: np.ndarray) -> bool:
     Near grey a hue means little: there only the chroma itself is compared.
     """
     ours, theirs = colour[1:] - 128.0, np.asarray(grass, dtype=np.float64) - 128.0
-    if min(np.hypot(*ours), np.hypot(*theirs)) < 8.0:
-        return bool(np.hypot(*(ours - theirs)) < 12.0)
+    if min(np.hypot(*ours), np.hypot(*theirs)) < GREYISH:
+        return bool(np.hypot(*(ours - theirs)) < BACKDROP_CHROMA)
     turn = np.arctan2(ours[1], ours[0]) - np.arctan2(theirs[1], theirs[0])
     return bool(abs(np.degrees(np.angle(np.exp(1j * turn)))) < GRASS_HUE)
 
@@ -308,9 +317,9 @@ GRASS_TEXTURE = 20.0
 HELD_CELLS = 0.9
 
 
-#: Cells whose colour (a, b) lies within this of the board's median share the
-#: backdrop's colour: on grass most do, on a half-lit board of tiles half do not.
-BACKDROP_CHROMA = 12.0
+#: Most cells (this share) have the backdrop's colour (within BACKDROP_CHROMA
+#: of the board's median) on grass; on a half-lit board of tiles half do not.
+MOSTLY_BACKDROP = 0.6
 #: A cell with at least this much ink (percent of its middle unlike its own
 #: colour) is not flat: every cell of grass with a bench on it has some.
 NOT_FLAT_INK = 5.0
@@ -330,7 +339,7 @@ def objects_on_grass(stack: CellStack) -> bool:
     ab = features[..., 1:3].reshape(-1, 2)
     spread = np.linalg.norm(ab - np.median(ab, axis=0), axis=1)
     if (
-        np.mean(spread < BACKDROP_CHROMA) < 0.6
+        np.mean(spread < BACKDROP_CHROMA) < MOSTLY_BACKDROP
         or np.mean(features[..., 3] >= NOT_FLAT_INK) < HELD_CELLS
     ):
         return False  # cells of two colours (half lit), or flat ones: tiles

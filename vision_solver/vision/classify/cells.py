@@ -16,7 +16,13 @@ import numpy as np
 
 from ..grid import Grid
 
+#: Cells are rectified at this many pixels a side.
 CELL_PX = 32
+#: A pixel is ink (part of a mark: a glyph, a digit, a check) when its colour
+#: is further than this (Delta E) from its cell's median: well past
+#: SAME_COLOUR, so that the shading and anti-aliasing of a plain tile are none.
+#: Part of the feature space the looks in ``models/`` were learned in.
+INK = 20.0
 
 
 def inset_for(tile: float) -> float:
@@ -46,7 +52,7 @@ def cell_features(
     diff = inner.astype(np.float32)
     diff *= scale[:, None]
     diff -= median[..., None]
-    ink = (np.square(diff, out=diff).sum(axis=2) > 20.0**2).mean(axis=2)
+    ink = (np.square(diff, out=diff).sum(axis=2) > INK**2).mean(axis=2)
     return np.concatenate([median, 100 * ink[..., None]], axis=2)
 
 

@@ -17,6 +17,23 @@ from .cells import CELL_PX
 
 #: Glyphs are read at this many pixels a cell.
 GLYPH_PX = 64
+#: A cell whose grey levels (0..255) span less than this carries no glyph.
+GLYPH_CONTRAST = 30
+#: A glyph whose hull is hollow by more than this share (a chevron's V, the
+#: notches beside an arrow's shaft) points from the hollow to the ink; a
+#: solider one (a triangle) toward its farthest hull corner.
+HOLLOW = 0.12
+#: A glyph points clearly one way when its direction is at least this sure
+#: (1 on an axis, 0 on a diagonal): a digit or a dot does not.
+POINTING = 0.4
+#: An arrow spans at least this share of its tile; a corner mark does not.
+GLYPH_EXTENT = 0.35
+#: Glyphs that overlap themselves turned a quarter by more than this
+#: (intersection over union) are dots, rings, squares: they point nowhere.
+TURN_ALIKE = 0.75
+#: The cells' glyphs, turned to point up, overlap their median shape by more
+#: than this when they are one glyph drawn in four turns.
+SAME_GLYPH = 0.6
 
 
 #: Unit vectors (dx, dy) in image coordinates for up, right, down, left.
@@ -29,7 +46,7 @@ def glyph_mask(cell: np.ndarray) -> np.ndarray | None:
     h, w = gray.shape
     m = int(0.14 * h)
     inner = gray[m : h - m, m : w - m]
-    if int(inner.max()) - int(inner.min()) < 30:
+    if int(inner.max()) - int(inner.min()) < GLYPH_CONTRAST:
         return None
     _, mask = cv2.threshold(inner, 0, 1, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     if cv2.countNonZero(mask) > 0.5 * mask.size:
@@ -74,7 +91,7 @@ def glyph_direction(glyph: np.ndarray) -> tuple[int, float]:
     hull_mask = np.zeros_like(glyph)
     cv2.fillConvexPoly(hull_mask, hull, 1)
     hollow = cv2.bitwise_and(hull_mask, cv2.bitwise_not(glyph))  # 0/1: in the hull, not ink
-    if cv2.countNonZero(hollow) > 0.12 * cv2.countNonZero(hull_mask):
+    if cv2.countNonZero(hollow) > HOLLOW * cv2.countNonZero(hull_mask):
         # The hollow of the hull (inside a chevron's V, beside an arrow's shaft)
         # lies behind the point: the arrow points from the hollow to the ink.
         vector = centroid - _centroid(hollow)
@@ -122,7 +139,7 @@ def cell_glyphs(
             if mask is None:
                 return None
             glyph = Glyph(mask, *glyph_direction(mask))
-            if pointing and glyph.confidence < 0.4:
+            if pointing and glyph.confidence < POINTING:
                 return None
             glyphs.append(glyph)
     return glyphs
@@ -139,7 +156,7 @@ def looks_like_glyphs(glyphs: list[Glyph]) -> bool:
     canonical = []
     extents: list[float] = []
     for glyph in glyphs:
-        if glyph.confidence < 0.4:
+        if glyph.confidence < POINTING:
             return False
         # frame it on its bounding box and turn it to point up
         x, y, w, h = cv2.boundingRect(glyph.mask)
@@ -147,7 +164,7 @@ def looks_like_glyphs(glyphs: list[Glyph]) -> bool:
         box = np.rot90(glyph.mask[y : y + h, x : x + w], k=glyph.direction)
         canonical.append(cv2.resize(box, (24, 24), interpolation=cv2.INTER_NEAREST))
     # An arrow fills a good part of its tile; a corner mark or a speck does not.
-    if np.median(extents) < 0.35:
+    if np.median(extents) < GLYPH_EXTENT:
         return False
     stack = np.array(canonical) > 0
 
@@ -157,7 +174,7 @@ def looks_like_glyphs(glyphs: list[Glyph]) -> bool:
         return both / np.maximum(1, np.logical_or(a, b).sum(axis=(1, 2)))
 
     # A mark that looks the same turned a quarter (a dot, a ring, a square) points nowhere.
-    if np.median(overlap(stack, np.rot90(stack, axes=(1, 2)))) > 0.75:
+    if np.median(overlap(stack, np.rot90(stack, axes=(1, 2)))) > TURN_ALIKE:
         return False
     typical = np.median(stack.astype(np.float64), axis=0) > 0.5
-    return bool(np.median(overlap(stack, typical[None])) > 0.6)
+    return bool(np.median(overlap(stack, typical[None])) > SAME_GLYPH)

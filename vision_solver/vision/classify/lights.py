@@ -18,6 +18,27 @@ from ..looks import Look, state_distances
 #: Feature weights for telling states apart: hue and saturation count more than
 #: lightness, so a cursor's glow or a shadow does not pass for a lit cell.
 _WEIGHTS = np.array([0.5, 1.5, 1.5, 1.0])
+#: Cells of one state lie within this of their group's densest point, in the
+#: weighted feature space (Delta E of hue and saturation counting 1.5, of
+#: lightness 0.5, and a point of ink 1).
+STATE_RADIUS = 12.0
+#: Two states are told apart by colourfulness when their mean chroma differs
+#: by more than this (Delta E): the more colourful one is lit ...
+CHROMA_APART = 15.0
+#: ... else, between two greys, by lightness when their L* differs by more
+#: than this (a filled tile against an outline): the lighter one is lit ...
+LIGHTNESS_APART = 30.0
+#: ... or by a mark, when their ink differs by at least this (points of 100):
+#: the one carrying it is lit (a checked box).
+INK_APART = 3.0
+#: A board whose cells all look alike is lit when its mean chroma is above this.
+COLOURFUL_BOARD = 25.0
+#: A cell further from its state's colour than this share of the distance
+#: between the two states looks like neither (a cursor over it).
+ODD_CELL = 0.35
+#: With the second state's cells spread out (each lit cell its own colour),
+#: a cell this far from the first state is as unsure as it gets.
+SPREAD_DOUBT = 18.0
 
 
 def _mode_cluster(points: np.ndarray, radius: float) -> np.ndarray:
@@ -45,11 +66,11 @@ def _lit_group(groups: list[np.ndarray]) -> int:
     otherwise the one carrying more of a mark (a checked box).
     """
     colourful = [float(chroma(g[:, :3]).mean()) for g in groups]
-    if abs(colourful[0] - colourful[1]) > 15:
+    if abs(colourful[0] - colourful[1]) > CHROMA_APART:
         return int(np.argmax(colourful))
     light = [float(g[:, 0].mean()) for g in groups]
     ink = [float(g[:, 3].mean()) for g in groups]
-    if abs(light[0] - light[1]) > 30 or abs(ink[0] - ink[1]) < 3:
+    if abs(light[0] - light[1]) > LIGHTNESS_APART or abs(ink[0] - ink[1]) < INK_APART:
         return int(np.argmax(light))
     return int(np.argmax(ink))
 
@@ -64,13 +85,13 @@ def read_lights(features: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """
     rows, cols, _ = features.shape
     points = features.reshape(-1, 4).astype(np.float64) * _WEIGHTS
-    first = _mode_cluster(points, radius=12.0)
+    first = _mode_cluster(points, radius=STATE_RADIUS)
     if first.all():
         # One state only: lit if the board is colourful, dark otherwise.
-        lit = bool(chroma(features.reshape(-1, 4)[:, :3]).mean() > 25)
+        lit = bool(chroma(features.reshape(-1, 4)[:, :3]).mean() > COLOURFUL_BOARD)
         return np.full((rows, cols), int(lit)), np.full((rows, cols), 0.6)
     rest = points[~first]
-    second_core = _mode_cluster(rest, radius=12.0)
+    second_core = _mode_cluster(rest, radius=STATE_RADIUS)
     raw = features.reshape(-1, 4).astype(np.float64)
     if second_core.sum() >= 0.3 * len(rest):
         centres = np.array([points[first].mean(axis=0), rest[second_core].mean(axis=0)])
@@ -81,7 +102,7 @@ def read_lights(features: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         # A cell far from both looks is usually under a cursor, which brightens:
         # between the two it is the darker state, above both the brighter one.
         colour_own = np.linalg.norm(points[:, :3] - centres[labels, :3], axis=1)
-        odd = colour_own > 0.35 * np.linalg.norm(centres[0, :3] - centres[1, :3])
+        odd = colour_own > ODD_CELL * np.linalg.norm(centres[0, :3] - centres[1, :3])
         if odd.any():
             light = centres[:, 0] / _WEIGHTS[0]
             darker, brighter = int(np.argmin(light)), int(np.argmax(light))
@@ -91,7 +112,7 @@ def read_lights(features: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     else:
         labels = (~first).astype(np.int64)
         spread = np.linalg.norm(points - points[first].mean(axis=0), axis=1)
-        confidence = np.clip(np.abs(spread - 18.0) / 18.0, 0, 1)
+        confidence = np.clip(np.abs(spread - SPREAD_DOUBT) / SPREAD_DOUBT, 0, 1)
     lit_group = _lit_group([raw[labels == 0], raw[labels == 1]])
     cells = (labels == lit_group).astype(np.int64)
     return cells.reshape(rows, cols), (0.5 + 0.5 * confidence).reshape(rows, cols)

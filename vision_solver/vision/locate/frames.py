@@ -25,6 +25,15 @@ from ..geometry import (
 
 #: The largest count of rows or columns looked for inside a frame.
 MAX_FRAMED_CELLS = 24
+#: A frame is a ring: a component filling less than RING_FILL of its convex
+#: hull, a quadrilateral, around a hole of at least HOLE_SHARE of the hull.
+RING_FILL, HOLE_SHARE = 0.5, 0.3
+#: Objects counted in a frame agree with a count when their phases line up
+#: (mean resultant length at least PHASES_AGREE) within OBJECT_OFFSET of a
+#: cell of a common offset (what stands up is drawn off its cell's centre) ...
+PHASES_AGREE, OBJECT_OFFSET = 0.6, 0.35
+#: ... and at least this share of the cells then holds an object.
+FRAMED_COVER = 0.8
 
 
 @dataclass
@@ -117,7 +126,7 @@ def frames(mask: np.ndarray) -> Iterator[np.ndarray]:
         outline = max(contours, key=cv2.contourArea)
         hull = cv2.convexHull(outline)
         hull_area = cv2.contourArea(hull)
-        if area > 0.5 * hull_area:
+        if area > RING_FILL * hull_area:
             continue  # solid: no ring
         quad = cv2.approxPolyDP(hull, 0.03 * cv2.arcLength(hull, True), True).reshape(-1, 2)
         if len(quad) != 4:
@@ -132,7 +141,7 @@ def frames(mask: np.ndarray) -> Iterator[np.ndarray]:
         if holes < 2:
             continue
         j = 1 + int(np.argmax(hole_stats[1:, 4]))
-        if hole_stats[j, 4] < 0.3 * hull_area:
+        if hole_stats[j, 4] < HOLE_SHARE * hull_area:
             continue
         border, _ = cv2.findContours(
             (hole_labels == j).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE
@@ -161,7 +170,7 @@ def count_along(positions: np.ndarray) -> tuple[int, float] | None:
         phase = positions * count - 0.5
         mean = np.exp(2j * np.pi * phase).mean()
         offset = float(np.angle(mean) / (2 * np.pi))  # -0.5 .. 0.5 of a cell
-        if abs(mean) < 0.6 or abs(offset) > 0.35:
+        if abs(mean) < PHASES_AGREE or abs(offset) > OBJECT_OFFSET:
             continue
         cells = np.floor(phase + 0.5 - offset).astype(np.int64)
         if len(np.unique(cells[(cells >= 0) & (cells < count)])) == count:
@@ -204,6 +213,6 @@ def framed_board(lab: np.ndarray) -> Framed | None:
         r = np.floor(down * n_rows - row_offset).astype(np.int64)
         on = (r >= 0) & (r < n_rows) & (c >= 0) & (c < n_cols)
         cover = len(set(zip(r[on].tolist(), c[on].tolist(), strict=True))) / (n_rows * n_cols)
-        if cover >= 0.8:
+        if cover >= FRAMED_COVER:
             return Framed(inner, n_rows, n_cols, cover)
     return None

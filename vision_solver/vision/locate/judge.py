@@ -15,7 +15,19 @@ from .cellsample import on_image
 from .lattice import Lattice
 from .segment import Blob
 
+#: A board with gaps is trusted when its cells are at least this many work
+#: pixels (smaller ones are placed poorly: the search looks again closer) ...
 MIN_PITCH = 18.0
+#: ... and this share of them was found;
+MOSTLY_FOUND = 0.7
+#: a board found whole, down to this pitch: every cell then helps place it.
+MIN_WHOLE_PITCH = 10.0
+#: Blobs whose median size is under this share of the pitch are specks
+#: (dots, glints, texture), not cells.
+SPECK = 0.25
+#: A tile board is solid when its blobs' median fill (area over box) is at
+#: least this: square or rounded tiles, not hollow shapes.
+SOLID = 0.85
 
 
 def pitch(lattice: Lattice) -> float:
@@ -78,12 +90,14 @@ def convincing(lattice: Lattice | None) -> bool:
     step = pitch(lattice)
     if specks(lattice):
         return False  # specks (dots, glints) on a lattice: look closer before trusting it
-    return (step >= MIN_PITCH and found >= 0.7) or (step >= 10 and found == 1.0)
+    return (step >= MIN_PITCH and found >= MOSTLY_FOUND) or (
+        step >= MIN_WHOLE_PITCH and found == 1.0
+    )
 
 
 def specks(lattice: Lattice) -> bool:
     """True when the lattice's blobs are specks: far smaller than its cells."""
-    return bool(np.median([b.size for b in lattice.members.values()]) < 0.25 * pitch(lattice))
+    return bool(np.median([b.size for b in lattice.members.values()]) < SPECK * pitch(lattice))
 
 
 def finer_hidden(lattice: Lattice, blobs: list[Blob]) -> bool:
@@ -121,7 +135,7 @@ def complete_and_solid(lattice: Lattice | None, lab: np.ndarray) -> bool:
     fills = [b.fill for b in lattice.members.values()]
     if np.mean([b.source == "backdrop" for b in lattice.members.values()]) > 0.5:
         return True  # objects standing out from the backdrop cannot be gaps in it
-    return float(np.median(fills)) >= 0.85 or not _background_coloured(lattice, lab)
+    return float(np.median(fills)) >= SOLID or not _background_coloured(lattice, lab)
 
 
 def _background_coloured(lattice: Lattice, lab: np.ndarray) -> bool:

@@ -20,6 +20,47 @@ from ..colour import SAME_COLOUR
 from ..geometry import apply_homography
 from .segment import Blob
 
+# Distances below are in cells (lattice units) unless they say otherwise.
+
+#: A seed joins the lattice its steps propose within this of a point ...
+SEED_REACH = 0.25
+#: ... and within this once a homography is fitted through the seeds ...
+FITTED_REACH = 0.22
+#: ... and a look-alike of another segmentation within this (tighter: it was
+#: not among the blobs that proposed the lattice).
+LOOKALIKE_REACH = 0.18
+#: A blob this close to its lattice point sits *on* it.  Clutter that a fine
+#: lattice catches by chance spreads over the whole reach: an eighth of it lies
+#: this close at random.
+ON_POINT = 0.08
+#: A lattice with fewer of its seeds on their points than this is texture
+#: (grass, noise), not a board: on 181 real and synthetic scenes no board's
+#: lattice came under it, and dropping the others early sped up the search.
+MIN_PRECISION = 0.5
+#: A look-alike's size (at the seeds' scale) is at least this share of the
+#: seeds' median size, and at most the larger of a pitch and a quarter and a
+#: half as large again as the seeds (tiles with gaps are smaller than the
+#: pitch; gapless ones fill it) ...
+LOOKALIKE_SIZE = (0.7, 1.25, 1.5)
+#: ... and its fill (area over box) within this of the seeds'.
+LOOKALIKE_FILL = 0.25
+#: Perspective shows when the homography's third coordinate varies by more
+#: than this share over the seeds: then far cells are compared at their scale.
+PERSPECTIVE = 0.03
+#: Lattice steps are proposed by this many blobs of a group, spread over it.
+PROPOSERS = 40
+#: A blob's neighbour lies along its row when it is this many times further
+#: across than down (within 34 degrees of the row), and down its column alike.
+ALONG = 1.5
+#: A proposal counts the blobs within this of its points.
+VOTE_REACH = 0.2
+#: An outer line of a lattice holding fewer than this share of the fullest
+#: line's members is sparse: it may be a label or text beside the board ...
+SPARSE_LINE = 0.5
+#: ... and it goes when its blobs sit further than this (median) from their
+#: points, hold no seed, or are unlike all other members' colours.
+LOOSE_LINE = 0.1
+
 
 class Pool:
     """The blobs a lattice may take in, with their centres, sizes and fills as arrays.
@@ -116,9 +157,31 @@ def relative_scale(homography: np.ndarray, xy: np.ndarray, seeds: np.ndarray) ->
         return uv @ homography[2, :2] + homography[2, 2]
 
     at_seeds = np.abs(third(seeds))
-    if np.ptp(at_seeds) < 0.03 * np.median(at_seeds) or not len(xy):
+    if np.ptp(at_seeds) < PERSPECTIVE * np.median(at_seeds) or not len(xy):
         return None
     return (np.median(at_seeds) / np.abs(third(xy))) ** 1.5
+
+
+def lattice_score(
+    seeds_on: int, cover: float, pitch: float, isotropy: float, sine: float, precision: float
+) -> float:
+    """How much a lattice looks like a board; the highest-scoring lattice is the board.
+
+    It grows with the blobs that agree with it (``seeds_on``), linearly: a
+    board holds many cells alike.  The other factors are shares in 0..1 that
+    a board has near 1, and the squared ones are those whose shortfall marks
+    a non-board most surely: ``cover`` (members over the cells of its box: a
+    lattice with holes is a part of a board, or clutter that happens to line
+    up) and ``precision`` (seeds right on their points: texture is not) are
+    squared, and so is ``sine`` (the angle between rows and columns: boards
+    are square-on, and a skewed lattice of diagonal neighbours scores
+    ``sine``**2 = 1/2 of the true one, below it even when it holds more
+    blobs).  ``isotropy`` (square cells) counts once, since perspective
+    stretches cells too, and the pitch only as ``log1p``: larger cells are
+    likelier a board than specks, but a board of small cells must still
+    beat a few large panels.
+    """
+    return seeds_on * cover**2 * np.log1p(pitch) * isotropy * sine**2 * precision**2
 
 
 def lattice_from(seed_group: list[Blob], pool: Pool) -> Lattice | None:
@@ -155,7 +218,7 @@ def lattice_from(seed_group: list[Blob], pool: Pool) -> Lattice | None:
         won = close[np.sort(first)]
         return Placement(won, nearest[won][:, ::-1], resid[won])
 
-    placed = assign(pts, None, 0.25)
+    placed = assign(pts, None, SEED_REACH)
     if len(placed.won) < 3:
         return None
     homography = None
@@ -164,17 +227,16 @@ def lattice_from(seed_group: list[Blob], pool: Pool) -> Lattice | None:
             return None  # a single row or column: not a board
         homography = fit_homography(placed.keys[:, ::-1], pts[placed.won])
         before = placed
-        placed = assign(pts, homography, 0.22)
+        placed = assign(pts, homography, FITTED_REACH)
         if len(placed.won) < 3:
             return None
         if placed.same_as(before):
             break  # the same blobs on the same points: refitting changes nothing
     # Blobs of a real board sit right on their lattice points; clutter that a
-    # fine lattice happens to catch is spread over the whole tolerance disc
-    # (at random, an eighth of it lies within 0.08 of a point).  A lattice with
-    # most of its blobs off their points is texture (grass), not a board.
-    precision = float(np.mean(placed.resid < 0.08))
-    if precision < 0.5:
+    # fine lattice happens to catch is spread over the whole tolerance disc.
+    # A lattice with most of its blobs off their points is texture, not a board.
+    precision = float(np.mean(placed.resid < ON_POINT))
+    if precision < MIN_PRECISION:
         return None
     # Take in blobs of any source that look like cells and sit on lattice points.
     # On a slanted board far cells look smaller: a blob's size is compared
@@ -188,12 +250,13 @@ def lattice_from(seed_group: list[Blob], pool: Pool) -> Lattice | None:
         with np.errstate(divide="ignore", invalid="ignore"):
             scale = relative_scale(homography, pool.xy, pts[placed.won])
             seen_size = pool.size if scale is None else pool.size / scale
+            smallest, of_pitch, of_size = LOOKALIKE_SIZE
             lookalikes = np.flatnonzero(
-                (seen_size >= 0.7 * size)
-                & (seen_size <= max(1.25 * pitch, 1.5 * size))
-                & (np.abs(pool.fill - fill) < 0.25)
+                (seen_size >= smallest * size)
+                & (seen_size <= max(of_pitch * pitch, of_size * size))
+                & (np.abs(pool.fill - fill) < LOOKALIKE_FILL)
             )
-            extra = assign(pool.xy[lookalikes], homography, 0.18)
+            extra = assign(pool.xy[lookalikes], homography, LOOKALIKE_REACH)
         extra.won = lookalikes[extra.won]  # index the pool, not the look-alikes
         return extra, scale is not None
 
@@ -225,7 +288,7 @@ def lattice_from(seed_group: list[Blob], pool: Pool) -> Lattice | None:
     lengths = np.hypot(*u), np.hypot(*v)
     isotropy = min(lengths) / max(lengths)
     sine = abs(u[0] * v[1] - u[1] * v[0]) / (lengths[0] * lengths[1])
-    score = seeds_on * cover**2 * np.log1p(pitch) * isotropy * sine**2 * precision**2
+    score = lattice_score(seeds_on, cover, pitch, isotropy, sine, precision)
     return Lattice(
         homography, members, (rows[0], rows[-1]), (cols[0], cols[-1]), float(score), len(seed_group)
     )
@@ -262,7 +325,7 @@ def _best_steps(pts: np.ndarray, size: float) -> tuple[np.ndarray, np.ndarray, n
     size group then cannot skew the steps.  All proposals are scored at once.
     """
     n = len(pts)
-    sample = np.linspace(0, n - 1, min(n, 40)).astype(int)
+    sample = np.linspace(0, n - 1, min(n, PROPOSERS)).astype(int)
     # offsets from each proposing blob to every blob: (proposals, blobs), x and y apart
     dx = pts[None, :, 0] - pts[sample, 0][:, None]
     dy = pts[None, :, 1] - pts[sample, 1][:, None]
@@ -272,9 +335,9 @@ def _best_steps(pts: np.ndarray, size: float) -> tuple[np.ndarray, np.ndarray, n
     steps = []
     ok = np.ones(len(sample), dtype=bool)
     for along, across in ((dx, dy), (dy, dx)):
-        cand = np.where(np.abs(along) > 1.5 * np.abs(across), dist, np.inf)
+        cand = np.where(np.abs(along) > ALONG * np.abs(across), dist, np.inf)
         j = cand.argmin(axis=1)
-        ok &= np.isfinite(cand[rows, j]) & (cand[rows, j] >= 0.7 * size)
+        ok &= np.isfinite(cand[rows, j]) & (cand[rows, j] >= LOOKALIKE_SIZE[0] * size)
         step = np.column_stack([dx[rows, j], dy[rows, j]])
         step *= np.where(along[rows, j] > 0, 1.0, -1.0)[:, None]  # point right / down
         steps.append(step)
@@ -291,7 +354,7 @@ def _best_steps(pts: np.ndarray, size: float) -> tuple[np.ndarray, np.ndarray, n
     lv = c[:, None] * dx + d[:, None] * dy
     lu -= np.round(lu)
     lv -= np.round(lv)
-    counts = (lu * lu + lv * lv < 0.2**2).sum(axis=1)
+    counts = (lu * lu + lv * lv < VOTE_REACH**2).sum(axis=1)
     counts[~ok] = -1
     best = int(np.argmax(counts))
     return u[best], v[best], pts[sample[best]]
@@ -334,10 +397,10 @@ def _trim_stragglers(
                 continue
             most = counts[axis].max()
             for edge in (lines[0], lines[-1]):
-                if counts[axis][edge] >= 0.5 * most:
+                if counts[axis][edge] >= SPARSE_LINE * most:
                     continue  # not sparse: a line of the board
                 on = alive & (keys[:, axis] == edge)
-                loose = statistics.median(distance[on].tolist()) > 0.1
+                loose = statistics.median(distance[on].tolist()) > LOOSE_LINE
                 if not is_seed[on].any() or loose or _foreign(colours[alive & ~on], colours[on]):
                     alive &= ~on
                     counts[axis][edge] = 0

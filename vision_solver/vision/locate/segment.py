@@ -31,6 +31,22 @@ MAX_SIDE = 2000
 MIN_SIDE = 320
 
 
+#: A cell-like blob is at least this many pixels a side, no more than this
+#: many times wider than tall or taller than wide, and fills at least this
+#: share of its box (a ring or a cross does not).
+CELL_SIDE, CELL_ASPECT, CELL_FILL = 3, 2.5, 0.3
+#: Flat pixels: every channel's Sobel gradient (|d/dx| + |d/dy| on 8-bit Lab,
+#: L stored at 0..255) at most FLAT strictly, LOOSELY_FLAT loosely (soft
+#: shading, gradients across a tile).
+FLAT, LOOSELY_FLAT = 11, 29
+#: The backdrop: pixels within this of the commonest colour in every 8-bit
+#: Lab channel (L* within 3.9, a and b within 10), when at least
+#: BACKDROP_SHARE of the image has it.
+BACKDROP_BOX, BACKDROP_SHARE = 10, 0.15
+#: The colour-cluster segmentation splits the image into this many colours.
+CLUSTERS = 6
+
+
 @dataclass
 class Blob:
     x: float  # centroid, work-image pixels
@@ -103,11 +119,11 @@ def components(
     keep = (
         (area >= min_area)
         & (area <= max_area)
-        & (w >= 3)
-        & (h >= 3)
-        & (aspect >= 0.4)
-        & (aspect <= 2.5)
-        & (fill >= 0.3)
+        & (w >= CELL_SIDE)
+        & (h >= CELL_SIDE)
+        & (aspect >= 1 / CELL_ASPECT)
+        & (aspect <= CELL_ASPECT)
+        & (fill >= CELL_FILL)
     )
     keep[0] = False
     ids = np.flatnonzero(keep)
@@ -132,7 +148,7 @@ def components(
     ]
 
 
-def _quantised_labels(lab: np.ndarray, k: int = 6) -> np.ndarray:
+def _quantised_labels(lab: np.ndarray, k: int = CLUSTERS) -> np.ndarray:
     """k-means colour labels of every pixel, through a 32x32x32 colour table."""
     flat = lab.reshape(-1, 3)
     step = max(1, flat.shape[0] // 30000)
@@ -160,10 +176,10 @@ def _backdrop_mask(lab: np.ndarray) -> np.ndarray | None:
     centre = np.array([mode >> 10, (mode >> 5) & 31, mode & 31], dtype=np.uint8) * 8 + 4
     near = cv2.inRange(
         lab,
-        np.clip(centre.astype(int) - 10, 0, 255).astype(np.uint8),
-        np.clip(centre.astype(int) + 10, 0, 255).astype(np.uint8),
+        np.clip(centre.astype(int) - BACKDROP_BOX, 0, 255).astype(np.uint8),
+        np.clip(centre.astype(int) + BACKDROP_BOX, 0, 255).astype(np.uint8),
     )
-    return near if cv2.countNonZero(near) > 0.15 * near.size else None
+    return near if cv2.countNonZero(near) > BACKDROP_SHARE * near.size else None
 
 
 def lab_gradient(lab: np.ndarray) -> np.ndarray:
@@ -174,7 +190,7 @@ def lab_gradient(lab: np.ndarray) -> np.ndarray:
     )
 
 
-def flat_mask(gradient: np.ndarray, limit: int = 11) -> np.ndarray:
+def flat_mask(gradient: np.ndarray, limit: int = FLAT) -> np.ndarray:
     """0/255 mask of the pixels flat in every channel: each one's gradient at most ``limit``."""
     return cv2.inRange(gradient, (0, 0, 0), (limit, limit, limit))
 
@@ -213,7 +229,7 @@ def candidate_stages(
         flat = flat_mask(gradient)
     yield components(flat, sums, "flat12", min_area, max_area, regions)
     # Regions that are flat only more loosely (gradients, soft shading).
-    flat = flat_mask(gradient, 29)
+    flat = flat_mask(gradient, LOOSELY_FLAT)
     yield components(flat, sums, "flat30", min_area, max_area)
     blobs = []
 
