@@ -18,25 +18,14 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from synth import LOOKS, PUZZLE_OF_LOOK, random_scene
 
 HERE = Path(__file__).resolve().parent
 RECORD = HERE / "data" / "readings.json"
 
 #: (look, seed, tilt) of every recorded renderer scene: each look of the
 #: renderer, flat and tilted, at sizes and places its seed draws.
-SCENE_LOOKS = (
-    "flat-dark",
-    "flat-light",
-    "bevel",
-    "round",
-    "gridlines",
-    "terminal",
-    "numbered",
-    "arrow-tiles",
-    "arrow-squares",
-    "chairs",
-)
-SCENES = [(look, seed, tilt) for look in SCENE_LOOKS for seed in range(12) for tilt in (0.0, 0.2)]
+SCENES = [(look, seed, tilt) for look in LOOKS for seed in range(12) for tilt in (0.0, 0.2)]
 
 
 def scene_key(look: str, seed: int, tilt: float) -> str:
@@ -44,10 +33,8 @@ def scene_key(look: str, seed: int, tilt: float) -> str:
 
 
 def render_scene(look: str, seed: int, tilt: float):
-    from synth import random_scene  # the test-support renderer
-
-    puzzle = "arrows" if look.startswith("arrow") or look == "chairs" else "lights"
-    return random_scene(seed, puzzle=puzzle, look=look, tilt=tilt)
+    """The seeded renderer scene of ``SCENES``."""
+    return random_scene(seed, puzzle=PUZZLE_OF_LOOK[look], look=look, tilt=tilt)
 
 
 def pixels_hash(image: np.ndarray) -> str:
@@ -63,15 +50,7 @@ def reading_of(image: Any, looks: list) -> dict[str, Any]:
         reading = read_board(image, looks=looks)
     except BoardNotFound as exc:
         return {"not_found": str(exc)}
-    return {
-        "puzzle": str(reading.puzzle),
-        "look": reading.look,
-        "rows": reading.rows,
-        "cols": reading.cols,
-        "cells": reading.cells.tolist(),
-        "confidence": np.round(reading.confidence, 3).tolist(),
-        "corners": np.round(reading.grid.corners, 2).tolist(),
-    }
+    return {**reading.to_dict(), "look": reading.look}
 
 
 def differences(want: dict[str, Any], got: dict[str, Any]) -> list[str]:
@@ -105,7 +84,6 @@ def shipped_only() -> list:
 
 
 def record() -> None:
-    sys.path.insert(0, str(HERE))
     from realdata import REAL, real_entries
 
     looks = shipped_only()

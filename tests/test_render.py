@@ -207,7 +207,7 @@ def test_random_scene_sizes_and_looks() -> None:
         out = random_scene(seed, puzzle=puzzle, canvas=(960, 720))
         rows, cols = out.cells.shape
         assert 2 <= rows <= 20 and 2 <= cols <= 20
-        assert out.puzzle == puzzle and themes._PUZZLE_OF_LOOK[out.look] == puzzle
+        assert out.puzzle == puzzle and themes.PUZZLE_OF_LOOK[out.look] == puzzle
         assert out.image.shape == (720, 960, 3)
         assert out.cells.max() <= (3 if puzzle == "arrows" else 1)
         seen.add(out.look)

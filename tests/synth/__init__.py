@@ -17,6 +17,6 @@ import it as ``synth`` with the repository's ``tests/`` folder on ``sys.path``.
 """
 
 from .scene import Rendered, random_scene, render_board
-from .themes import LOOKS
+from .themes import LOOKS, PUZZLE_OF_LOOK
 
-__all__ = ["LOOKS", "Rendered", "random_scene", "render_board"]
+__all__ = ["LOOKS", "PUZZLE_OF_LOOK", "Rendered", "random_scene", "render_board"]

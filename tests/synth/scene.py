@@ -14,7 +14,7 @@ from .chairs import _render_chairs
 from .clutter import _draw_clutter
 from .draw import _jitter
 from .flat import _FLAT_LOOKS, _frame_pad, _paint_background
-from .themes import _MAX_STATE, _PUZZLE_OF_LOOK, LOOKS, _theme
+from .themes import _MAX_STATE, LOOKS, PUZZLE_OF_LOOK, _theme
 
 
 @dataclass(frozen=True)
@@ -75,7 +75,7 @@ def render_board(
     """
     if look not in LOOKS:
         raise BoardInputError(f"unknown look {look!r}; choose one of {sorted(LOOKS)}")
-    puzzle = _PUZZLE_OF_LOOK[look]
+    puzzle = PUZZLE_OF_LOOK[look]
     grid = _check_cells(cells, puzzle)
     if not 8 <= cell_px <= 400:
         raise BoardInputError(f"cell_px must be in 8..400, got {cell_px}")
@@ -152,13 +152,13 @@ def random_scene(
     if puzzle not in _MAX_STATE:
         raise BoardInputError(f"unknown puzzle {puzzle!r}; choose one of {sorted(_MAX_STATE)}")
     rng = np.random.default_rng(seed)
-    choices = [name for name, p in _PUZZLE_OF_LOOK.items() if p == puzzle]
+    choices = [name for name, p in PUZZLE_OF_LOOK.items() if p == puzzle]
     if look is None:
         look = choices[int(rng.integers(len(choices)))]
     elif look not in LOOKS:
         raise BoardInputError(f"unknown look {look!r}; choose one of {sorted(LOOKS)}")
-    elif _PUZZLE_OF_LOOK[look] != puzzle:
-        raise BoardInputError(f"look {look!r} draws {_PUZZLE_OF_LOOK[look]!r}, not {puzzle!r}")
+    elif PUZZLE_OF_LOOK[look] != puzzle:
+        raise BoardInputError(f"look {look!r} draws {PUZZLE_OF_LOOK[look]!r}, not {puzzle!r}")
     rows = int(rng.integers(2, 21)) if rows is None else int(rows)
     cols = int(rng.integers(2, 21)) if cols is None else int(cols)
     if rows < 1 or cols < 1:

@@ -27,7 +27,7 @@ LOOKS: dict[str, str] = {
     "bench faces the way its sitter looks",
 }
 
-_PUZZLE_OF_LOOK: dict[str, str] = {
+PUZZLE_OF_LOOK: dict[str, str] = {
     "flat-dark": "lights",
     "flat-light": "lights",
     "bevel": "lights",

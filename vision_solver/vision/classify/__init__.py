@@ -75,11 +75,11 @@ def _read_with(stack: CellStack, look: Look) -> tuple[np.ndarray, np.ndarray]:
     if look.reader == "benches":
         return read_benches(stack, look.object_colour)
     if look.reader == "glyphs":
-        glyphs = cell_glyphs(stack.board(), stack.rows, stack.cols)
+        glyphs = cell_glyphs(stack.board(), stack.grid.rows, stack.grid.cols)
         if glyphs is None:  # no glyph to read anywhere: nothing is known
-            shape = (stack.rows, stack.cols)
+            shape = (stack.grid.rows, stack.grid.cols)
             return np.zeros(shape, np.int64), np.zeros(shape)
-        return read_glyphs(glyphs, stack.rows, stack.cols)
+        return read_glyphs(glyphs, stack.grid.rows, stack.grid.cols)
     return read_with_look(stack.features, look)
 
 

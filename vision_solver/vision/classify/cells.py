@@ -76,14 +76,6 @@ class CellStack:
         self.grid = grid
         self._boards: dict[int, np.ndarray] = {}
 
-    @property
-    def rows(self) -> int:
-        return self.grid.rows
-
-    @property
-    def cols(self) -> int:
-        return self.grid.cols
-
     def board(self, cell_px: int = CELL_PX) -> np.ndarray:
         """The board square-on, ``cell_px`` pixels a cell (BGR)."""
         if cell_px not in self._boards:
@@ -101,5 +93,6 @@ class CellStack:
     @cached_property
     def features(self) -> np.ndarray:
         """``cell_features`` of every cell: what reading and learning compare."""
-        cell_px = CELL_PX // 2 if self.rows * self.cols > SMALL_BOARD else CELL_PX
-        return cell_features(self.board(cell_px), self.rows, self.cols, self.grid.tile, cell_px)
+        grid = self.grid
+        cell_px = CELL_PX // 2 if grid.rows * grid.cols > SMALL_BOARD else CELL_PX
+        return cell_features(self.board(cell_px), grid.rows, grid.cols, grid.tile, cell_px)
