@@ -16,7 +16,7 @@ from vision_solver.vision.pipeline import read_board
 
 
 @pytest.mark.parametrize(("seed", "tilt"), [(6, 0.0), (13, 0.0), (10, 0.2)])
-def test_issue3_arrows_that_reach_the_tile_edge_are_read(seed, tilt):
+def test_arrows_that_reach_the_tile_edge_are_read(seed, tilt):
     """Arrows drawn across the whole tile touch the glyph window's edge: still glyphs."""
     scene = random_scene(seed, puzzle="arrows", look="arrow-squares", tilt=tilt)
     reading = read_board(scene.image, looks=[])
@@ -24,7 +24,7 @@ def test_issue3_arrows_that_reach_the_tile_edge_are_read(seed, tilt):
     assert reading.cells.tolist() == scene.cells.tolist()
 
 
-def test_issue3_learned_look_reads_a_game_the_generic_rule_gets_backwards():
+def test_learned_look_reads_a_game_the_generic_rule_gets_backwards():
     """'bevel' draws lit as the paler state; one labelled board teaches the look."""
     from vision_solver.vision.classify import CellStack
 
@@ -72,7 +72,7 @@ def _chairs_scene(seed):
     return scene.image, Grid(rows, cols, homography, scene.corners), cells
 
 
-def test_issue3_benches_are_read_with_their_colour_found_on_the_board():
+def test_benches_are_read_with_their_colour_found_on_the_board():
     """Without a look, the benches' colour is found on the board (the most sure reading).
 
     Reading any colour far from the grass as a bench got 83% of these cells;
@@ -102,7 +102,7 @@ def test_bench_whose_shaded_faces_open_away_is_still_read():
     assert direction in (1, 3) and 0 <= confidence <= 1
 
 
-def test_issue3_grass_in_light_is_no_bench_colour():
+def test_grass_in_light_is_no_bench_colour():
     """Sunlit grass stands out from the grass's median colour too; read as the
     benches' colour it read half of this 18x14 board.  Candidates of the
     grass's own hue are left out."""
@@ -123,7 +123,7 @@ def test_issue3_grass_in_light_is_no_bench_colour():
     assert (reading.cells == scene.cells).mean() >= 0.7
 
 
-def test_issue3_learn_a_chair_look_from_one_labelled_board():
+def test_learn_a_chair_look_from_one_labelled_board():
     """learn_from_board picks the bench reader and the colour that reads the labels best."""
     from vision_solver.vision.classify import learn_from_board, read_cells
 

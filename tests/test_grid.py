@@ -16,7 +16,7 @@ from vision_solver.vision.pipeline import read_board
 @pytest.mark.parametrize(
     ("look", "seed"), [("arrow-squares", 1), ("arrow-squares", 3), ("terminal", 4)]
 )
-def test_issue3_tilted_board_cells_are_placed_by_their_own_tiles(look, seed):
+def test_tilted_board_cells_are_placed_by_their_own_tiles(look, seed):
     """A lattice fitted to blob centroids drifts on a tilted board.
 
     Corners were off by 0.2 to 0.3 of a cell, enough to cut the arrows in

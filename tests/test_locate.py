@@ -24,7 +24,7 @@ from vision_solver.vision.pipeline import read_board
 @pytest.mark.parametrize(
     ("look", "seed"), [("arrow-squares", 2), ("arrow-squares", 3), ("numbered", 3)]
 )
-def test_issue3_far_rows_of_a_strongly_tilted_board_are_taken_in(look, seed):
+def test_far_rows_of_a_strongly_tilted_board_are_taken_in(look, seed):
     """Seen at a slant, far cells look smaller than the seeds of the lattice.
 
     They were left out as too small to be cells: the board was found
@@ -39,7 +39,7 @@ def test_issue3_far_rows_of_a_strongly_tilted_board_are_taken_in(look, seed):
 
 
 @pytest.mark.parametrize(("seed", "tilt"), [(12, 0.0), (13, 0.0), (23, 0.0), (24, 0.0), (5, 0.2)])
-def test_issue3_gapless_board_whose_cells_merge_is_read_whole(seed, tilt):
+def test_gapless_board_whose_cells_merge_is_read_whole(seed, tilt):
     """No gaps between cells: neighbours of one state merge into one region.
 
     Only the isolated cells stand out, and they once gave a lattice over part
@@ -53,7 +53,7 @@ def test_issue3_gapless_board_whose_cells_merge_is_read_whole(seed, tilt):
 
 
 @pytest.mark.parametrize(("look", "seed", "tilt"), [("flat-dark", 24, 0.0), ("flat-light", 3, 0.2)])
-def test_issue3_board_found_in_part_by_the_first_segmentation_is_read_whole(look, seed, tilt):
+def test_board_found_in_part_by_the_first_segmentation_is_read_whole(look, seed, tilt):
     """Small gaps blur away at the first look: some cells merge into blocks.
 
     The cells still apart once made a complete board of their own (a 5x4
@@ -67,9 +67,7 @@ def test_issue3_board_found_in_part_by_the_first_segmentation_is_read_whole(look
 
 
 @pytest.mark.parametrize(("seed", "shape", "cell_px"), [(3, (16, 20), 33), (10, (20, 20), 36)])
-def test_issue3_board_whose_lower_tiles_carry_three_digit_numbers_is_read_whole(
-    seed, shape, cell_px
-):
+def test_board_whose_lower_tiles_carry_three_digit_numbers_is_read_whole(seed, shape, cell_px):
     """Numbers 100 and up cut a small tile's flat region into strips that are not cells.
 
     The rows above them were a complete board of their own (the first 5 rows).
@@ -92,7 +90,7 @@ def test_no_board_is_a_failure_with_a_reason():
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
-def test_issue3_noise_is_no_board(seed):
+def test_noise_is_no_board_its_lattice_runs_off_the_image(seed):
     """Random pixels hold specks on some lattice, one that runs off the image.
 
     That grid used to be read and solved as a board.
@@ -114,7 +112,7 @@ def _framed_chairs(seed):
 
 
 @pytest.mark.parametrize("seed", [0, 3, 8, 9])
-def test_issue3_chair_board_in_its_frame_is_found_and_read_without_a_look(seed):
+def test_chair_board_in_its_frame_is_found_and_read_without_a_look(seed):
     """Benches of different turns are blobs of different shapes, so no lattice
     of look-alikes holds the board.  Its frame gives the outline, and the
     benches inside count the rows and columns.
@@ -134,7 +132,7 @@ def test_issue3_chair_board_in_its_frame_is_found_and_read_without_a_look(seed):
     assert int((reading.cells == scene.cells).sum()) >= scene.cells.size - 1
 
 
-def test_issue3_small_chair_board_far_off_is_found_by_its_thin_frame():
+def test_small_chair_board_far_off_is_found_by_its_thin_frame():
     """A 10x11 chair board about 320 pixels wide in a 1920x1080 view: its
     frame's far side is two pixels thin, and the smoothing that drops grass
     speckle dropped it too (a 3x5 lattice of grass was found instead).

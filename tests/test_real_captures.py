@@ -1,4 +1,5 @@
-"""Issue 3 acceptance: every real lights/arrows screenshot is read exactly.
+"""Every real lights/arrows screenshot is read exactly (kind, size, cells), on a grid whose
+corners enclose its cells; a look learned from one capture reads another of its game.
 
 The captures live in ../shared/real (not in the project).  Where that folder
 is absent, as in a user's clone, these tests skip; under CI=true its absence
@@ -32,7 +33,7 @@ def shipped_looks(tmp_path_factory):
 
 
 @pytest.mark.parametrize("entry", ENTRIES, ids=[e["file"] for e in ENTRIES])
-def test_issue3_real_capture_read_exactly(entry, shipped_looks):
+def test_real_capture_is_read_exactly(entry, shipped_looks):
     reading = read_board(REAL / entry["file"], looks=shipped_looks)
     want = np.array(expected_cells(entry))
     assert reading.puzzle == entry["kind"]
@@ -49,7 +50,7 @@ def test_issue3_real_capture_read_exactly(entry, shipped_looks):
     assert centres.shape == (h * w, 2)
 
 
-def test_issue3_learned_look_reads_another_capture_of_the_same_game(tmp_path):
+def test_learned_look_reads_another_capture_of_the_same_game(tmp_path):
     """boardsolve learn on one Haiku capture reads another one (no shipped look used)."""
     from typer.testing import CliRunner
 
@@ -80,7 +81,7 @@ def test_issue3_learned_look_reads_another_capture_of_the_same_game(tmp_path):
     assert reading.cells.tolist() == expected_cells(check)
 
 
-def test_issue3_learn_a_chair_look_from_the_moon_legend_capture(tmp_path):
+def test_learn_a_chair_look_from_the_moon_legend_capture(tmp_path):
     """boardsolve learn on the chair capture makes a bench look that reads it alone."""
     from typer.testing import CliRunner
 

@@ -106,7 +106,7 @@ def test_all_lit_always_solvable(n):
     assert np.all(apply_presses(board, result.presses, Rule.preset("lights-out")) == 0)
 
 
-def test_issue2_cross_flip_sample():
+def test_cross_flip_sample_takes_two_clicks_in_opposite_corners():
     """Seed sample: +++- / +--+ / +--+ / -+++ takes 2 clicks, at (1,1) and (4,4)."""
     board = np.array([[1, 1, 1, 0], [1, 0, 0, 1], [1, 0, 0, 1], [0, 1, 1, 1]])
     result = solve(board, Rule.preset("cross-flip"))
@@ -115,7 +115,7 @@ def test_issue2_cross_flip_sample():
     assert result.optimal
 
 
-def test_issue2_moon_legend_sample():
+def test_moon_legend_sample_has_eight_solutions_the_fewest_of_seven_clicks():
     """Seed sample 3 2 0 / 1 3 2: 8 solutions; the fewest take 7 clicks."""
     board = np.array([[3, 2, 0], [1, 3, 2]])
     rule = Rule.preset("moon-legend")
@@ -125,14 +125,14 @@ def test_issue2_moon_legend_sample():
     assert result.optimal
 
 
-def test_issue2_moon_legend_sample_both_ways():
+def test_moon_legend_sample_both_ways_takes_fewest_clicks_some_counter_clockwise():
     board = np.array([[3, 2, 0], [1, 3, 2]])
     result = solve(board, Rule.preset("moon-legend", turn="both"))
     assert result.moves == fewest(all_solutions(board, 4), 4, both=True)
     assert result.presses.min() < 0  # some cells are cheaper counter-clockwise
 
 
-def test_issue2_mod4_never_pivots_on_two():
+def test_mod4_elimination_never_pivots_on_two():
     """A system where pivoting on 2 goes wrong: only valuation pivoting finds x."""
     # 2x + y = 1, x + 2y = 0 (mod 4) has the unique solution x = 2, y = 1.
     from vision_solver.algebra.modular import solve_linear
@@ -233,7 +233,7 @@ def test_too_large_for_elimination_is_a_clear_error():
         solve(np.zeros((50, 50), dtype=np.int64), Rule(states=3, pattern="x"))
 
 
-def test_issue3_likeliest_misread_is_the_doubtful_cell():
+def test_likeliest_misread_is_the_doubtful_cell():
     """An unsolvable read with one doubtful cell: changing that cell fixes it."""
     from vision_solver.solve import likeliest_misreads
 
