@@ -8,10 +8,12 @@ is a failure.
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 from realdata import IN_CI, REAL, expected_cells, real_entries
 
+from vision_solver.vision.geometry import clockwise_convex
 from vision_solver.vision.looks import load_looks
 from vision_solver.vision.pipeline import read_board
 
@@ -42,12 +44,16 @@ def test_real_capture_is_read_exactly(entry, shipped_looks):
     assert reading.cells[known].tolist() == want[known].tolist()
     assert reading.confidence.shape == want.shape
     assert np.all((reading.confidence >= 0) & (reading.confidence <= 1))
-    # the corners enclose every cell centre of the board
+    # the corners go clockwise round a convex outline that encloses every cell centre
     corners = reading.grid.corners
     h, w = reading.grid.rows, reading.grid.cols
     centres = reading.grid.centres().reshape(-1, 2)
     assert corners.shape == (4, 2)
     assert centres.shape == (h * w, 2)
+    assert clockwise_convex(corners), corners.tolist()
+    outline = corners.astype(np.float32).reshape(-1, 1, 2)
+    inside = [cv2.pointPolygonTest(outline, (float(x), float(y)), False) for x, y in centres]
+    assert all(side > 0 for side in inside), corners.tolist()
 
 
 def test_learned_look_reads_another_capture_of_the_same_game(tmp_path):
