@@ -209,21 +209,27 @@ def test_chase_agrees_with_elimination(rows, cols, states, seed):
 
 
 def test_replay_catches_a_wrong_answer(monkeypatch):
-    """A solver bug that returns a wrong grid fails loudly instead of printing it."""
+    """A solver bug that returns a wrong grid fails loudly instead of printing it.
+
+    The bug is planted in the public search for the fewest clicks
+    (``algebra.search.cheapest``), as ``solve`` calls it: its answer has one
+    cell clicked once more.
+    """
+    import dataclasses
     import importlib
 
-    solve_module = importlib.import_module("vision_solver.solve")
     from vision_solver import ReplayFailed
+    from vision_solver.algebra.search import cheapest
 
-    real = solve_module._solution_set
+    solve_module = importlib.import_module("vision_solver.solve")  # (not the solve function)
 
-    def broken(targets, rule):
-        particular, gens, orders, method = real(targets, rule)
-        wrong = particular.copy()
-        wrong[0, 0] = (wrong[0, 0] + 1) % rule.states
-        return wrong, gens, orders, method
+    def broken(particular, generators, orders, cost_table, **options):
+        best = cheapest(particular, generators, orders, cost_table, **options)
+        wrong = best.presses.copy()
+        wrong[0, 0] = (wrong[0, 0] + 1) % len(cost_table)
+        return dataclasses.replace(best, presses=wrong)
 
-    monkeypatch.setattr(solve_module, "_solution_set", broken)
+    monkeypatch.setattr(solve_module, "cheapest", broken)
     with pytest.raises(ReplayFailed, match="this is a bug"):
         solve(np.array([[1, 1], [1, 0]]), Rule.preset("lights-out"))
 
