@@ -5,7 +5,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
-from scenes import pitch
+from scenes import assert_read_exactly, generic_scene, pitch
 from synth import random_scene, render_board
 
 from vision_solver.vision.grid import Grid, align_cells, find_grid, parse_size
@@ -22,13 +22,7 @@ def test_tilted_board_cells_are_placed_by_their_own_tiles(look, seed):
     Corners were off by 0.2 to 0.3 of a cell, enough to cut the arrows in
     the far cells (read as a lights board) or to miss the 0.2-cell mark.
     """
-    puzzle = "arrows" if look.startswith("arrow") else "lights"
-    scene = random_scene(seed, puzzle=puzzle, look=look, tilt=0.2)
-    reading = read_board(scene.image, looks=[])
-    assert (reading.rows, reading.cols) == scene.cells.shape
-    assert np.abs(reading.grid.corners - scene.corners).max() < 0.1 * pitch(scene)
-    assert reading.puzzle == puzzle
-    assert reading.cells.tolist() == scene.cells.tolist()
+    assert_read_exactly(generic_scene(look, seed, tilt=0.2), within=0.1, puzzle=True)
 
 
 def test_align_cells_leaves_a_square_on_grid_where_it_is():

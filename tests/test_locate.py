@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from scenes import pitch
+from scenes import assert_read_exactly, generic_scene, pitch
 from synth import random_scene, render_board
 
 from vision_solver.vision.locate import locate_board
@@ -30,12 +30,7 @@ def test_far_rows_of_a_strongly_tilted_board_are_taken_in(look, seed):
     They were left out as too small to be cells: the board was found
     without its far rows.
     """
-    puzzle = "arrows" if look.startswith("arrow") else "lights"
-    scene = random_scene(seed, puzzle=puzzle, look=look, tilt=0.3)
-    reading = read_board(scene.image, looks=[])
-    assert reading.cells.shape == scene.cells.shape
-    assert np.abs(reading.grid.corners - scene.corners).max() < 0.2 * pitch(scene)
-    assert reading.cells.tolist() == scene.cells.tolist()
+    assert_read_exactly(generic_scene(look, seed, tilt=0.3), within=0.2)
 
 
 @pytest.mark.parametrize(("seed", "tilt"), [(12, 0.0), (13, 0.0), (23, 0.0), (24, 0.0), (5, 0.2)])
@@ -45,11 +40,7 @@ def test_gapless_board_whose_cells_merge_is_read_whole(seed, tilt):
     Only the isolated cells stand out, and they once gave a lattice over part
     of the board (a 7x7 corner of a 19x18 board, 7 of 15 columns, ...).
     """
-    scene = random_scene(seed, look="terminal", tilt=tilt)
-    reading = read_board(scene.image, looks=[])
-    assert (reading.rows, reading.cols) == scene.cells.shape
-    assert np.abs(reading.grid.corners - scene.corners).max() < 0.2 * pitch(scene)
-    assert reading.cells.tolist() == scene.cells.tolist()
+    assert_read_exactly(random_scene(seed, look="terminal", tilt=tilt), within=0.2)
 
 
 @pytest.mark.parametrize(("look", "seed", "tilt"), [("flat-dark", 24, 0.0), ("flat-light", 3, 0.2)])
@@ -59,11 +50,7 @@ def test_board_found_in_part_by_the_first_segmentation_is_read_whole(look, seed,
     The cells still apart once made a complete board of their own (a 5x4
     corner of a 9x8 board) and ended the search early.
     """
-    scene = random_scene(seed, look=look, tilt=tilt)
-    reading = read_board(scene.image, looks=[])
-    assert (reading.rows, reading.cols) == scene.cells.shape
-    assert np.abs(reading.grid.corners - scene.corners).max() < 0.2 * pitch(scene)
-    assert reading.cells.tolist() == scene.cells.tolist()
+    assert_read_exactly(random_scene(seed, look=look, tilt=tilt), within=0.2)
 
 
 @pytest.mark.parametrize(("seed", "shape", "cell_px"), [(3, (16, 20), 33), (10, (20, 20), 36)])

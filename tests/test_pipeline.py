@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from scenes import GENERIC_LOOKS, pitch
+from scenes import GENERIC_LOOKS, assert_read_exactly, generic_scene
 from synth import random_scene, render_board
 
 from vision_solver.vision.pipeline import read_board
@@ -14,22 +14,13 @@ from vision_solver.vision.pipeline import read_board
 @pytest.mark.parametrize("seed", [1, 4])
 def test_scene_read_exactly(look, seed):
     """A board anywhere among other UI: size, corners (within 0.2 cell) and every cell."""
-    puzzle = "arrows" if look.startswith("arrow") else "lights"
-    scene = random_scene(seed, puzzle=puzzle, look=look)
-    reading = read_board(scene.image, looks=[])
-    assert (reading.rows, reading.cols) == scene.cells.shape
-    assert np.abs(reading.grid.corners - scene.corners).max() < 0.2 * pitch(scene)
-    assert reading.puzzle == puzzle
-    assert reading.cells.tolist() == scene.cells.tolist()
+    assert_read_exactly(generic_scene(look, seed), within=0.2, puzzle=True)
 
 
 @pytest.mark.parametrize("look", ["flat-dark", "numbered", "gridlines"])
 def test_tilted_board_round_trips(look):
     """A board warped by a known homography: corners come back through it."""
-    scene = random_scene(2, look=look, tilt=0.2)
-    reading = read_board(scene.image, looks=[])
-    assert np.abs(reading.grid.corners - scene.corners).max() < 0.2 * pitch(scene)
-    assert reading.cells.tolist() == scene.cells.tolist()
+    assert_read_exactly(random_scene(2, look=look, tilt=0.2), within=0.2)
 
 
 @pytest.mark.parametrize(("rows", "cols"), [(2, 2), (3, 7), (20, 20)])
