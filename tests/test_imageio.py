@@ -19,7 +19,7 @@ def _with_exif_orientation(jpeg: bytes, orientation: int) -> bytes:
     return jpeg[:2] + app1 + jpeg[2:]
 
 
-def test_issue3_phone_jpeg_is_read_upright_by_its_exif_orientation(tmp_path):
+def test_phone_jpeg_is_read_upright_by_its_exif_orientation(tmp_path):
     """Orientation 6: stored sideways, shown turned a quarter clockwise."""
     stored = np.zeros((100, 200, 3), np.uint8)
     stored[:, :50] = (0, 0, 255)  # red down the stored image's left edge

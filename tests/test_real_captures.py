@@ -1,4 +1,5 @@
-"""Issue 3 acceptance: every real lights/arrows screenshot is read exactly.
+"""Every real lights/arrows screenshot is read exactly (kind, size, cells), on a grid whose
+corners enclose its cells; a look learned from one capture reads another of its game.
 
 The captures live in ../shared/real (not in the project).  Where that folder
 is absent, as in a user's clone, these tests skip; under CI=true its absence
@@ -7,10 +8,12 @@ is a failure.
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 from realdata import IN_CI, REAL, expected_cells, real_entries
 
+from vision_solver.vision.geometry import clockwise_convex
 from vision_solver.vision.looks import load_looks
 from vision_solver.vision.pipeline import read_board
 
@@ -32,7 +35,7 @@ def shipped_looks(tmp_path_factory):
 
 
 @pytest.mark.parametrize("entry", ENTRIES, ids=[e["file"] for e in ENTRIES])
-def test_issue3_real_capture_read_exactly(entry, shipped_looks):
+def test_real_capture_is_read_exactly(entry, shipped_looks):
     reading = read_board(REAL / entry["file"], looks=shipped_looks)
     want = np.array(expected_cells(entry))
     assert reading.puzzle == entry["kind"]
@@ -41,15 +44,19 @@ def test_issue3_real_capture_read_exactly(entry, shipped_looks):
     assert reading.cells[known].tolist() == want[known].tolist()
     assert reading.confidence.shape == want.shape
     assert np.all((reading.confidence >= 0) & (reading.confidence <= 1))
-    # the corners enclose every cell centre of the board
+    # the corners go clockwise round a convex outline that encloses every cell centre
     corners = reading.grid.corners
     h, w = reading.grid.rows, reading.grid.cols
     centres = reading.grid.centres().reshape(-1, 2)
     assert corners.shape == (4, 2)
     assert centres.shape == (h * w, 2)
+    assert clockwise_convex(corners), corners.tolist()
+    outline = corners.astype(np.float32).reshape(-1, 1, 2)
+    inside = [cv2.pointPolygonTest(outline, (float(x), float(y)), False) for x, y in centres]
+    assert all(side > 0 for side in inside), corners.tolist()
 
 
-def test_issue3_learned_look_reads_another_capture_of_the_same_game(tmp_path):
+def test_learned_look_reads_another_capture_of_the_same_game(tmp_path):
     """boardsolve learn on one Haiku capture reads another one (no shipped look used)."""
     from typer.testing import CliRunner
 
@@ -80,7 +87,7 @@ def test_issue3_learned_look_reads_another_capture_of_the_same_game(tmp_path):
     assert reading.cells.tolist() == expected_cells(check)
 
 
-def test_issue3_learn_a_chair_look_from_the_moon_legend_capture(tmp_path):
+def test_learn_a_chair_look_from_the_moon_legend_capture(tmp_path):
     """boardsolve learn on the chair capture makes a bench look that reads it alone."""
     from typer.testing import CliRunner
 

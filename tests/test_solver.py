@@ -106,7 +106,7 @@ def test_all_lit_always_solvable(n):
     assert np.all(apply_presses(board, result.presses, Rule.preset("lights-out")) == 0)
 
 
-def test_issue2_cross_flip_sample():
+def test_cross_flip_sample_takes_two_clicks_in_opposite_corners():
     """Seed sample: +++- / +--+ / +--+ / -+++ takes 2 clicks, at (1,1) and (4,4)."""
     board = np.array([[1, 1, 1, 0], [1, 0, 0, 1], [1, 0, 0, 1], [0, 1, 1, 1]])
     result = solve(board, Rule.preset("cross-flip"))
@@ -115,7 +115,7 @@ def test_issue2_cross_flip_sample():
     assert result.optimal
 
 
-def test_issue2_moon_legend_sample():
+def test_moon_legend_sample_has_eight_solutions_the_fewest_of_seven_clicks():
     """Seed sample 3 2 0 / 1 3 2: 8 solutions; the fewest take 7 clicks."""
     board = np.array([[3, 2, 0], [1, 3, 2]])
     rule = Rule.preset("moon-legend")
@@ -125,14 +125,14 @@ def test_issue2_moon_legend_sample():
     assert result.optimal
 
 
-def test_issue2_moon_legend_sample_both_ways():
+def test_moon_legend_sample_both_ways_takes_fewest_clicks_some_counter_clockwise():
     board = np.array([[3, 2, 0], [1, 3, 2]])
     result = solve(board, Rule.preset("moon-legend", turn="both"))
     assert result.moves == fewest(all_solutions(board, 4), 4, both=True)
     assert result.presses.min() < 0  # some cells are cheaper counter-clockwise
 
 
-def test_issue2_mod4_never_pivots_on_two():
+def test_mod4_elimination_never_pivots_on_two():
     """A system where pivoting on 2 goes wrong: only valuation pivoting finds x."""
     # 2x + y = 1, x + 2y = 0 (mod 4) has the unique solution x = 2, y = 1.
     from vision_solver.algebra.modular import solve_linear
@@ -209,21 +209,27 @@ def test_chase_agrees_with_elimination(rows, cols, states, seed):
 
 
 def test_replay_catches_a_wrong_answer(monkeypatch):
-    """A solver bug that returns a wrong grid fails loudly instead of printing it."""
+    """A solver bug that returns a wrong grid fails loudly instead of printing it.
+
+    The bug is planted in the public search for the fewest clicks
+    (``algebra.search.cheapest``), as ``solve`` calls it: its answer has one
+    cell clicked once more.
+    """
+    import dataclasses
     import importlib
 
-    solve_module = importlib.import_module("vision_solver.solve")
     from vision_solver import ReplayFailed
+    from vision_solver.algebra.search import cheapest
 
-    real = solve_module._solution_set
+    solve_module = importlib.import_module("vision_solver.solve")  # (not the solve function)
 
-    def broken(targets, rule):
-        particular, gens, orders, method = real(targets, rule)
-        wrong = particular.copy()
-        wrong[0, 0] = (wrong[0, 0] + 1) % rule.states
-        return wrong, gens, orders, method
+    def broken(particular, generators, orders, cost_table, **options):
+        best = cheapest(particular, generators, orders, cost_table, **options)
+        wrong = best.presses.copy()
+        wrong[0, 0] = (wrong[0, 0] + 1) % len(cost_table)
+        return dataclasses.replace(best, presses=wrong)
 
-    monkeypatch.setattr(solve_module, "_solution_set", broken)
+    monkeypatch.setattr(solve_module, "cheapest", broken)
     with pytest.raises(ReplayFailed, match="this is a bug"):
         solve(np.array([[1, 1], [1, 0]]), Rule.preset("lights-out"))
 
@@ -233,7 +239,7 @@ def test_too_large_for_elimination_is_a_clear_error():
         solve(np.zeros((50, 50), dtype=np.int64), Rule(states=3, pattern="x"))
 
 
-def test_issue3_likeliest_misread_is_the_doubtful_cell():
+def test_likeliest_misread_is_the_doubtful_cell():
     """An unsolvable read with one doubtful cell: changing that cell fixes it."""
     from vision_solver.solve import likeliest_misreads
 

@@ -1,0 +1,44 @@
+"""What the image-stage tests share about synthetic scenes (see ``synth``)."""
+
+from __future__ import annotations
+
+import numpy as np
+from synth import LOOKS, Rendered, random_scene
+
+from vision_solver.vision.pipeline import BoardReading, read_board
+
+#: The renderer's looks that the reader takes in without a learned look: all
+#: but "bevel" (read backwards by the rule alone) and "chairs" (3-D benches).
+GENERIC_LOOKS = [look for look in LOOKS if look not in ("bevel", "chairs")]
+
+
+def pitch(scene: Rendered) -> float:
+    """A scene's cell width (pixels) along the top edge of its board."""
+    return float(np.linalg.norm(scene.corners[1] - scene.corners[0]) / scene.cells.shape[1])
+
+
+def generic_scene(look: str, seed: int, tilt: float = 0.0) -> Rendered:
+    """``random_scene`` of one of the ``GENERIC_LOOKS``, of the puzzle that look draws."""
+    puzzle = "arrows" if look.startswith("arrow") else "lights"
+    return random_scene(seed, puzzle=puzzle, look=look, tilt=tilt)
+
+
+def assert_read_exactly(
+    scene: Rendered, *, within: float = 0.2, puzzle: bool = False
+) -> BoardReading:
+    """Read ``scene`` with no learned look and check the reading against its truth.
+
+    Its size, its corners (each within ``within`` of a cell of the true one),
+    with ``puzzle`` its puzzle kind, and every cell.  Returns the reading.
+    (Plain asserts: pytest does not rewrite them here, so each says what it saw.)
+    """
+    reading = read_board(scene.image, looks=[])
+    size = (reading.rows, reading.cols)
+    assert size == scene.cells.shape, f"read a {size} board, not {scene.cells.shape}"
+    off = np.abs(reading.grid.corners - scene.corners).max()
+    assert off < within * pitch(scene), f"corners off by {off / pitch(scene):.3f} of a cell"
+    if puzzle:
+        assert reading.puzzle == scene.puzzle, f"read as {reading.puzzle}, not {scene.puzzle}"
+    wrong = np.argwhere(reading.cells != scene.cells).tolist()
+    assert reading.cells.tolist() == scene.cells.tolist(), f"cells (row, col) misread: {wrong}"
+    return reading

@@ -1,0 +1,82 @@
+"""Placing the grid on a located board (the grid stage): its cells, its size, its geometry."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+from scenes import assert_read_exactly, generic_scene, pitch
+from synth import random_scene, render_board
+
+from vision_solver.vision.grid import Grid, align_cells, find_grid, parse_size
+from vision_solver.vision.locate import locate_board
+from vision_solver.vision.pipeline import read_board
+
+
+@pytest.mark.parametrize(
+    ("look", "seed"), [("arrow-squares", 1), ("arrow-squares", 3), ("terminal", 4)]
+)
+def test_tilted_board_cells_are_placed_by_their_own_tiles(look, seed):
+    """A lattice fitted to blob centroids drifts on a tilted board.
+
+    Corners were off by 0.2 to 0.3 of a cell, enough to cut the arrows in
+    the far cells (read as a lights board) or to miss the 0.2-cell mark.
+    """
+    assert_read_exactly(generic_scene(look, seed, tilt=0.2), within=0.1, puzzle=True)
+
+
+def test_align_cells_leaves_a_square_on_grid_where_it_is():
+    """On a board seen square-on the grid already sits on the tiles: refitting keeps it."""
+    scene = random_scene(1, look="flat-dark")
+    reading = read_board(scene.image, looks=[])
+    aligned = align_cells(scene.image, reading.grid)
+    assert np.abs(aligned.corners - reading.grid.corners).max() < 0.05 * pitch(scene)
+
+
+def test_size_option_divides_the_located_board():
+    scene = render_board(np.eye(4, dtype=np.int64), "flat-dark", seed=1, cell_px=50)
+    location = locate_board(scene.image)
+    grid = find_grid(scene.image, location, (4, 4))
+    assert (grid.rows, grid.cols) == (4, 4)
+    assert np.abs(grid.corners - scene.corners).max() < 0.2 * pitch(scene)
+
+
+@pytest.mark.parametrize("text", ["5", "5x", "axb", "0x3", "300x3"])
+def test_parse_size_rejects(text):
+    from vision_solver import BoardInputError
+
+    with pytest.raises(BoardInputError, match="size"):
+        parse_size(text)
+
+
+def test_grid_geometry_is_consistent():
+    h = np.array([[10.0, 0, 100], [0, 10.0, 50], [0, 0, 1]])
+    grid = Grid(3, 4, h, np.array([[100, 50], [140, 50], [140, 80], [100, 80]], float))
+    assert grid.centres()[0, 0].tolist() == [105.0, 55.0]
+    assert grid.cell_quad(2, 3).tolist() == [[130, 70], [140, 70], [140, 80], [130, 80]]
+    assert grid.pitch() == 10.0
+
+
+@pytest.mark.parametrize("margin", [0.0, 0.5])
+def test_rectify_reads_the_board_box_as_a_warp_of_the_whole_image_would(margin):
+    """Rectify crops the image to the board before warping: same pixels, edges included."""
+    rng = np.random.default_rng(3)
+    image = rng.integers(0, 256, (120, 160, 3), dtype=np.uint8)
+    # a tilted 3x4 board whose top-left corner runs off the image
+    corners = np.array([[-6, -4], [150, 10], [140, 110], [5, 100]], dtype=np.float32)
+    src = np.array([[0, 0], [4, 0], [4, 3], [0, 3]], dtype=np.float32)
+    grid = Grid(3, 4, cv2.getPerspectiveTransform(src, corners), corners.astype(np.float64))
+    cell_px = 16
+    shift = np.array([[1.0, 0, margin * cell_px], [0, 1.0, margin * cell_px], [0, 0, 1.0]])
+    to_rect = shift @ np.diag([cell_px, cell_px, 1.0]) @ np.linalg.inv(grid.homography)
+    size = (int(round((4 + 2 * margin) * cell_px)), int(round((3 + 2 * margin) * cell_px)))
+    whole = cv2.warpPerspective(
+        image, to_rect, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+    )
+    board = grid.rectify(image, cell_px, margin)
+    assert board.shape == whole.shape
+    assert np.abs(board.astype(int) - whole).max() <= 1
+    gray = grid.rectify(image, cell_px, margin, gray=True)
+    expected = cv2.cvtColor(whole, cv2.COLOR_BGR2GRAY)
+    assert gray.shape == expected.shape
+    assert np.abs(gray.astype(int) - expected).max() <= 1
