@@ -149,3 +149,34 @@ def test_learn_a_chair_look_from_one_labelled_board():
     share, used = _read_chairs_scenes(looks=[look])
     assert used == {"my-chairs"}
     assert share >= 0.95
+
+
+# --- lit by what lit means -----------------------------------------------------------------------
+
+
+def _grey(image: np.ndarray) -> np.ndarray:
+    """A single-channel copy of a capture, as three equal channels."""
+    return cv2.cvtColor(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+
+
+def test_grey_copy_of_a_lights_screenshot_reads_as_the_colour_one():
+    """Without colour, lightness alone tells the states apart: the brighter cells are lit.
+    (A grey copy of the shipped screenshot once read all dark: '0 clicks', a silent
+    wrong answer.)"""
+    from pathlib import Path
+
+    from vision_solver.vision.imageio import read_image
+
+    image = read_image(Path(__file__).parents[1] / "fixtures" / "screenshot_lights.png")
+    colour = read_board(image, looks=[])
+    grey = read_board(_grey(image), looks=[])
+    assert grey.cells.tolist() == colour.cells.tolist()
+    assert 0 < grey.cells.sum() < grey.cells.size
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+def test_grey_board_whose_lit_cells_are_brighter_reads_exactly(seed):
+    """flat-dark draws lit cells as a bright colour on mid grey: brighter in grey too."""
+    scene = random_scene(seed, look="flat-dark", rows=6, cols=7)
+    reading = read_board(_grey(scene.image), looks=[])
+    assert reading.cells.tolist() == scene.cells.tolist()

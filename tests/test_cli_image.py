@@ -310,7 +310,7 @@ def _chairs_capture(tmp_path):
     return path, cells, scene.corners, corners
 
 
-def test_issue3_board_placed_by_hand_with_corners(tmp_path):
+def test_board_placed_by_hand_with_corners_is_read_and_solved(tmp_path):
     path, cells, true_corners, corners = _chairs_capture(tmp_path)
     rows, cols = cells.shape
     size = f"{rows}x{cols}"

@@ -31,6 +31,11 @@ LIGHTNESS_APART = 30.0
 #: ... or by a mark, when their ink differs by at least this (points of 100):
 #: the one carrying it is lit (a checked box).
 INK_APART = 3.0
+#: Cells alike in colour but for lightness are two groups when their L* falls
+#: apart by a gap wider than this (twice SAME_COLOUR) ...
+LIGHTNESS_GAP = 16.0
+#: ... and wider than this many times the spread of either group.
+GAP_OVER_SPREAD = 4.0
 #: A board whose cells all look alike is lit when its mean chroma is above this.
 COLOURFUL_BOARD = 25.0
 #: A cell further from its state's colour than this share of the distance
@@ -56,6 +61,26 @@ def _mode_cluster(points: np.ndarray, radius: float) -> np.ndarray:
         member = np.linalg.norm(points - centre, axis=1) < 1.5 * radius
         centre = points[member].mean(axis=0)
     return member
+
+
+def _split_by_lightness(lightness: np.ndarray) -> np.ndarray | None:
+    """The brighter of two groups of cells apart by lightness alone, or None.
+
+    The cells' L* sorted, the widest gap between neighbours splits them; it
+    is two groups when that gap is wider than LIGHTNESS_GAP and than
+    GAP_OVER_SPREAD times the spread (standard deviation) of either side.
+    A board of one state, shaded or not, has no such gap.
+    """
+    order = np.sort(lightness)
+    if len(order) < 2:
+        return None
+    gaps = np.diff(order)
+    at = int(np.argmax(gaps))
+    below, above = order[: at + 1], order[at + 1 :]
+    spread = max(float(below.std()), float(above.std()))
+    if gaps[at] <= LIGHTNESS_GAP or gaps[at] <= GAP_OVER_SPREAD * spread:
+        return None
+    return lightness > (order[at] + order[at + 1]) / 2
 
 
 def _lit_group(groups: list[np.ndarray]) -> int:
@@ -85,14 +110,19 @@ def read_lights(features: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """
     rows, cols, _ = features.shape
     points = features.reshape(-1, 4).astype(np.float64) * _WEIGHTS
+    raw = features.reshape(-1, 4).astype(np.float64)
     first = _mode_cluster(points, radius=STATE_RADIUS)
     if first.all():
-        # One state only: lit if the board is colourful, dark otherwise.
-        lit = bool(chroma(features.reshape(-1, 4)[:, :3]).mean() > COLOURFUL_BOARD)
-        return np.full((rows, cols), int(lit)), np.full((rows, cols), 0.6)
+        # Alike in colour, where lightness counts least: two greys (a grey
+        # capture) may still fall into two groups by lightness alone.
+        brighter = _split_by_lightness(raw[:, 0])
+        if brighter is None:
+            # One state only: lit if the board is colourful, dark otherwise.
+            lit = bool(chroma(raw[:, :3]).mean() > COLOURFUL_BOARD)
+            return np.full((rows, cols), int(lit)), np.full((rows, cols), 0.6)
+        first = ~brighter
     rest = points[~first]
     second_core = _mode_cluster(rest, radius=STATE_RADIUS)
-    raw = features.reshape(-1, 4).astype(np.float64)
     if second_core.sum() >= 0.3 * len(rest):
         centres = np.array([points[first].mean(axis=0), rest[second_core].mean(axis=0)])
         d = np.linalg.norm(points[:, None, :] - centres[None, :, :], axis=2)
