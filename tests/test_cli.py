@@ -157,3 +157,20 @@ def test_solve_does_not_import_opencv(tmp_path):
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.stdout.strip().endswith("False")
+
+
+def test_every_subpackage_of_the_library_is_installed():
+    """pyproject's package list names every folder of the library: a plain (not
+    editable) install of the reader's subpackages would otherwise lack them."""
+    import tomllib
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    listed = set(
+        tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]
+    )
+    folders = {
+        ".".join(path.parent.relative_to(root).parts)
+        for path in (root / "vision_solver").rglob("__init__.py")
+    }
+    assert folders <= listed
