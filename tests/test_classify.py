@@ -180,3 +180,44 @@ def test_grey_board_whose_lit_cells_are_brighter_reads_exactly(seed):
     scene = random_scene(seed, look="flat-dark", rows=6, cols=7)
     reading = read_board(_grey(scene.image), looks=[])
     assert reading.cells.tolist() == scene.cells.tolist()
+
+
+# --- one object in four turns --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("look", "seed"), [("arrow-tiles", 2), ("arrow-squares", 3), ("arrow-squares", 5)]
+)
+def test_board_turned_a_quarter_clockwise_reads_as_the_board_turned(look, seed):
+    """The image turned a quarter clockwise: the board turns with it (rows become
+    columns) and every arrow points one quarter further round."""
+    scene = random_scene(seed, puzzle="arrows", look=look, canvas=(900, 900))
+    turned = read_board(cv2.rotate(scene.image, cv2.ROTATE_90_CLOCKWISE), looks=[])
+    assert turned.puzzle == "arrows"
+    assert turned.cells.tolist() == ((np.rot90(scene.cells, -1) + 1) % 4).tolist()
+
+
+def test_the_same_mark_in_every_cell_is_no_direction_board():
+    """A glint drawn alike on every button is one object in one turn: lights, not arrows."""
+    from vision_solver.vision.classify.turns import read_turns
+
+    board = np.full((5 * 32, 6 * 32, 3), 30, np.uint8)
+    for r in range(5):
+        for c in range(6):
+            cv2.rectangle(board, (c * 32 + 4, r * 32 + 4), (c * 32 + 27, r * 32 + 27), 200, 2)
+            cv2.fillPoly(
+                board,
+                [
+                    np.int32(
+                        [
+                            [c * 32 + 18, r * 32 + 8],
+                            [c * 32 + 24, r * 32 + 8],
+                            [c * 32 + 24, r * 32 + 14],
+                        ]
+                    )
+                ],
+                (255, 255, 255),
+            )
+    reading = read_turns(board, 5, 6)
+    assert reading is not None and not reading.varied
+    assert set(reading.cells.ravel().tolist()) == {int(reading.cells[0, 0])}

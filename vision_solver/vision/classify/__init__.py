@@ -18,10 +18,11 @@ import numpy as np
 from ...rules import PuzzleKind
 from ..grid import Grid
 from ..looks import Look, learn_look, match_look
-from .benches import bench_readings, objects_on_grass, read_benches
+from .benches import NOT_FLAT_INK, bench_readings, objects_on_grass, read_benches
 from .cells import CellStack
 from .glyphs import cell_glyphs, looks_like_glyphs, read_glyphs
 from .lights import read_lights, read_with_look
+from .turns import TURNED_CELLS, read_turns
 
 __all__ = ["CellReading", "CellStack", "learn_from_board", "read_cells"]
 
@@ -53,6 +54,10 @@ def read_cells(
         cells, confidence = _read_with(stack, look)
         return CellReading(PuzzleKind(look.puzzle), cells, confidence, look.name)
     if puzzle in (PuzzleKind.arrows, "auto"):
+        if puzzle == PuzzleKind.arrows or _inked(stack.features):
+            turns = read_turns(stack.board(), grid.rows, grid.cols)
+            if turns is not None and (puzzle == PuzzleKind.arrows or turns.varied):
+                return CellReading(PuzzleKind.arrows, turns.cells, turns.confidence, "generic")
         glyphs = None
         # Most boards without glyphs show it in their first row: read that
         # alone before the whole board.
@@ -68,6 +73,11 @@ def read_cells(
             return CellReading(PuzzleKind.arrows, cells, confidence, "generic")
     cells, confidence = read_lights(stack.features)
     return CellReading(PuzzleKind.lights, cells, confidence, "generic")
+
+
+def _inked(features: np.ndarray) -> bool:
+    """Nearly every cell carries a mark (a glyph, an object): maybe one object in four turns."""
+    return bool(np.mean(features[..., 3] >= NOT_FLAT_INK) >= TURNED_CELLS)
 
 
 def _read_with(stack: CellStack, look: Look) -> tuple[np.ndarray, np.ndarray]:

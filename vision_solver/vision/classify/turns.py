@@ -1,0 +1,210 @@
+"""The turn reader: one object drawn in four turns, read from the board as a whole.
+
+The cells of a direction board show one object (an arrow, a chevron, a
+chair seen from above) turned a quarter at a time.  Rather than ask each
+cell alone which way its object points, every cell is compared with the
+others under the four quarter turns, and the turn that matches is the cell's
+turn relative to them; the board as a whole leaves one offset to decide
+(which turn is "up"), and every cell's own arrowhead votes on it.
+
+Each cell is seen as its *ink map*: how far (Delta E) each pixel's colour is
+from the cell's own median colour.  The map does not care what colour a
+tile is, so tiles of many colours compare as one.  Matching tolerates a
+small shift (a glyph drawn off-centre on a bevelled tile) and is done
+against the board's own template: the cells' maps turned into one frame and
+averaged, which sharpens with every cell (an average of the maps *as they
+stand* would wash head against tail out).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from .cells import CELL_PX
+from .glyphs import glyph_direction
+
+#: Cells are compared at this many pixels a side.
+TURN_PX = CELL_PX
+#: The template is the middle of a cell, this share of it cut off each side
+#: (a tile's rim or the gap between tiles is the same in every turn) ...
+TEMPLATE_INSET = 0.18
+#: ... and it may be placed anywhere within the cell: a glyph drawn up to that
+#: far off-centre still matches.
+#: A cell's best turn must match the template at least this well (normalised
+#: correlation) for the board to be one object in four turns ...
+MATCHES = 0.5
+#: ... and beat its next best turn by this much: a dot, a ring, a square look
+#: the same in every turn and say nothing.
+TURN_MARGIN = 0.08
+#: A board is read by turns when this share of its cells do both.
+TURNED_CELLS = 0.9
+#: A cell with less ink than this (mean Delta E over its middle) is blank.
+BLANK = 3.0
+#: Whether a board is one object in four turns is decided on this many of its
+#: cells, spread over it, before the rest are read.
+SAMPLE = 24
+#: A board whose object stands in one turn in more than this share of its
+#: cells is told to be marks drawn alike, not directions (by ``auto``): a random
+#: board of nine cells or more has that with a chance under one in a thousand.
+ONE_TURN = 0.8
+#: Rounds of turning the cells into the template's frame and averaging them.
+ROUNDS = 3
+
+
+@dataclass
+class TurnReading:
+    """Directions (0 up, 1 right, 2 down, 3 left) with confidences, and how well
+    the board reads as one object in four turns (share of cells that do)."""
+
+    cells: np.ndarray
+    confidence: np.ndarray
+    turned: float
+
+    @property
+    def varied(self) -> bool:
+        """The object stands in more than one turn over the board.
+
+        A mark drawn alike in every cell (a glint on each button, a logo) is
+        in one turn everywhere: a board of it is no direction board.
+        """
+        counts = np.bincount(self.cells.ravel(), minlength=4)
+        return bool(counts.max() <= ONE_TURN * self.cells.size)
+
+
+def ink_maps(
+    board: np.ndarray, rows: int, cols: int, cells: np.ndarray | None = None
+) -> np.ndarray:
+    """``(n, size, size)`` float32: each cell's distance (Delta E) from its own colour.
+
+    ``board`` is the rectified board (BGR), ``size`` pixels a cell; ``cells``
+    (row-major indices) picks some cells, all by default.
+    """
+    size = board.shape[0] // rows
+    stack = board.reshape(rows, size, cols, size, 3).transpose(0, 2, 1, 3, 4)
+    stack = stack.reshape(rows * cols, size, size, 3)
+    if cells is not None:
+        stack = stack[cells]
+    lab = cv2.cvtColor(stack.reshape(-1, size, 3), cv2.COLOR_BGR2LAB).astype(np.float32)
+    lab = lab.reshape(stack.shape)
+    lab[..., 0] *= 100.0 / 255.0
+    inset = int(round(TEMPLATE_INSET * size))
+    middle = lab[:, inset : size - inset, inset : size - inset]
+    own = np.median(middle.reshape(len(lab), -1, 3), axis=1)
+    lab -= own[:, None, None, :]
+    return np.sqrt(np.square(lab).sum(axis=3))
+
+
+def _turn_scores(turned: np.ndarray, template: np.ndarray) -> np.ndarray:
+    """``(cells, 4)``: how well each map, turned anticlockwise k quarters, matches ``template``.
+
+    ``turned`` is ``(cells, 4, size, size)``: every map in its four turns.  They
+    are matched in one call, laid side by side in a strip; each keeps the
+    best score of the placements that lie wholly inside it.
+    """
+    count, _, size, _ = turned.shape
+    strip = np.ascontiguousarray(turned.transpose(2, 0, 1, 3).reshape(size, count * 4 * size))
+    match = cv2.matchTemplate(strip, template, cv2.TM_CCOEFF_NORMED)
+    reach = size - template.shape[1] + 1  # placements inside one map, across
+    starts = np.arange(count * 4) * size
+    inside = match[:, starts[:, None] + np.arange(reach)[None, :]]  # (rows, maps, reach)
+    return inside.max(axis=(0, 2)).reshape(count, 4).astype(np.float64)
+
+
+def _centre(image: np.ndarray) -> np.ndarray:
+    """The middle of a cell-sized image (the template's window)."""
+    size = image.shape[0]
+    inset = int(round(TEMPLATE_INSET * size))
+    return np.ascontiguousarray(image[inset : size - inset, inset : size - inset])
+
+
+def read_turns(board: np.ndarray, rows: int, cols: int) -> TurnReading | None:
+    """Read a rectified board as one object in four turns.
+
+    None when it is not one: its cells blank (tiles), or unlike one another
+    under every turn (digits).  A sample of SAMPLE cells spread over the
+    board decides that first, and learns the template the rest is read by.
+    """
+    count = rows * cols
+    sample = np.unique(np.linspace(0, count - 1, min(count, SAMPLE)).round().astype(int))
+    maps = ink_maps(board, rows, cols, sample)
+    template, turns, scores = _align(maps)
+    if template is None or _turned(scores) < TURNED_CELLS:
+        return None
+    offset = _offset(maps, turns)
+    if len(sample) < count:  # the whole board, by the sample's template
+        maps = ink_maps(board, rows, cols)
+        template, turns, scores = _align(maps, template, rounds=1)
+        if template is None:
+            return None
+    ordered = np.sort(scores, axis=1)
+    best, second = ordered[:, -1], ordered[:, -2]
+    cells = ((offset + turns) % 4).astype(np.int64).reshape(rows, cols)
+    confidence = np.clip((best - second) / (2 * TURN_MARGIN), 0, 1) * np.clip(best / MATCHES, 0, 1)
+    return TurnReading(cells, confidence.reshape(rows, cols), _turned(scores))
+
+
+def _turned(scores: np.ndarray) -> float:
+    """The share of cells whose best turn matches well and beats the next best."""
+    ordered = np.sort(scores, axis=1)
+    best, second = ordered[:, -1], ordered[:, -2]
+    return float(np.mean((best >= MATCHES) & (best - second >= TURN_MARGIN)))
+
+
+def _align(
+    maps: np.ndarray, template: np.ndarray | None = None, rounds: int = ROUNDS
+) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:
+    """(template, each map's turn into its frame, ``(n, 4)`` scores of the turns).
+
+    Without a ``template``, the first is the map with the most typical ink;
+    each round turns every map into the template's frame and averages them
+    into the next one, until the turns no longer change (at most ``rounds``
+    times).  No template when
+    the maps are blank.
+    """
+    ink = np.array([float(_centre(m).mean()) for m in maps])
+    if np.mean(ink >= BLANK) < TURNED_CELLS:
+        return None, np.zeros(len(maps), np.int64), np.zeros((len(maps), 4))
+    if template is None:
+        template = _centre(maps[int(np.argsort(ink)[len(ink) // 2])])
+    turned = np.stack([np.rot90(maps, k, axes=(1, 2)) for k in range(4)], axis=1)
+    turns = None
+    for _ in range(rounds):
+        scores = _turn_scores(turned, template)
+        before, turns = turns, scores.argmax(axis=1)
+        template = _centre(turned[np.arange(len(maps)), turns].mean(axis=0).astype(np.float32))
+        if before is not None and np.array_equal(before, turns):
+            break  # the same turns again: the template changes no more
+    return template, turns, scores
+
+
+def _offset(maps: np.ndarray, turns: np.ndarray) -> int:
+    """The direction the board's object points in the template's frame.
+
+    Every cell, turned into that frame, votes with the way its ink points
+    (``glyphs.glyph_direction`` of the ink above Otsu's threshold), each
+    vote weighted by its sureness; the average map votes too, once.
+    """
+    aligned = np.stack([np.rot90(m, k) for m, k in zip(maps, turns.tolist(), strict=True)])
+    votes = np.zeros(4)
+    for cell in [*aligned, aligned.mean(axis=0)]:
+        mask = _ink_mask(cell)
+        if mask is None:
+            continue
+        direction, sure = glyph_direction(mask)
+        votes[direction] += sure
+    return int(np.argmax(votes))
+
+
+def _ink_mask(cell: np.ndarray) -> np.ndarray | None:
+    """The ink of a map (0/1): its largest component above Otsu's threshold, in the middle."""
+    middle = _centre(cell)
+    scaled = cv2.normalize(middle, None, 0, 255, cv2.NORM_MINMAX).astype(np.uint8)
+    _, mask = cv2.threshold(scaled, 0, 1, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    if count < 2:
+        return None
+    largest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    return (labels == largest).astype(np.uint8)
