@@ -134,7 +134,9 @@ def read_turns(board: np.ndarray, rows: int, cols: int) -> TurnReading | None:
     board decides that first, and learns the template the rest is read by.
     """
     count = rows * cols
-    sample = np.unique(np.linspace(0, count - 1, min(count, SAMPLE)).round().astype(int))
+    # (a board not much larger than the sample is its own sample: one pass)
+    picked = count if count <= 2 * SAMPLE else SAMPLE
+    sample = np.unique(np.linspace(0, count - 1, picked).round().astype(int))
     maps = ink_maps(board, rows, cols, sample)
     template, turns, scores = _align(maps)
     if template is None or _turned(scores) < TURNED_CELLS:
