@@ -24,15 +24,15 @@ import cv2
 import numpy as np
 
 from .cells import CELL_PX
-from .glyphs import glyph_direction
+from .glyphs import HOLLOW
 
 #: Cells are compared at this many pixels a side.
 TURN_PX = CELL_PX
 #: The template is the middle of a cell, this share of it cut off each side
-#: (a tile's rim or the gap between tiles is the same in every turn) ...
+#: (a tile's rim or the gap between tiles is the same in every turn), and
+#: it may be placed anywhere within the cell: a glyph drawn that far
+#: off-centre still matches.  A cell's own colour is the median of its middle.
 TEMPLATE_INSET = 0.18
-#: ... and it may be placed anywhere within the cell: a glyph drawn up to that
-#: far off-centre still matches.
 #: A cell's best turn must match the template at least this well (normalised
 #: correlation) for the board to be one object in four turns ...
 MATCHES = 0.8
@@ -194,8 +194,8 @@ def _offset(maps: np.ndarray, turns: np.ndarray) -> int:
     """The direction the board's object points in the template's frame.
 
     Every cell, turned into that frame, votes with the way its ink points
-    (``glyphs.glyph_direction`` of the ink above Otsu's threshold), each
-    vote weighted by its sureness; the average map votes too, once.
+    (``pointing`` of the ink above Otsu's threshold), each vote weighted by
+    its sureness; the average map votes too, once.
     """
     aligned = np.stack([np.rot90(m, k) for m, k in zip(maps, turns.tolist(), strict=True)])
     votes = np.zeros(4)
@@ -203,9 +203,47 @@ def _offset(maps: np.ndarray, turns: np.ndarray) -> int:
         mask = _ink_mask(cell)
         if mask is None:
             continue
-        direction, sure = glyph_direction(mask)
+        direction, sure = pointing(mask)
         votes[direction] += sure
     return int(np.argmax(votes))
+
+
+def pointing(mask: np.ndarray) -> tuple[int, float]:
+    """The way a glyph (0/1 mask) points, 0 up .. 3 left, and how sure that is (0..1).
+
+    A glyph that points is mirror-symmetric about the line it points along:
+    the mask matches itself flipped across that line better than across the
+    other.  Along it, the glyph points away from the hollow of its hull (a
+    chevron's V, the notches beside an arrow's shaft) when it has one, else
+    toward the end that reaches farther from its centroid (a triangle's tip:
+    two thirds of its height from the centroid, its base one third).
+    """
+    ys, xs = np.nonzero(mask)
+    box = mask[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1].astype(bool)
+    across = _overlap(box, box[:, ::-1])  # symmetric about a vertical line: up or down
+    down = _overlap(box, box[::-1, :])  # about a horizontal one: left or right
+    vertical = across >= down
+    axis = np.array([0.0, -1.0]) if vertical else np.array([1.0, 0.0])  # (x, y): up, right
+    ink = np.column_stack([xs, ys]).astype(np.float64)
+    centroid = ink.mean(axis=0)
+    contours, _ = cv2.findContours(mask.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    hull = cv2.convexHull(np.vstack(contours))
+    hull_mask = np.zeros_like(mask, dtype=np.uint8)
+    cv2.fillConvexPoly(hull_mask, hull, 1)
+    hollow = np.argwhere((hull_mask > 0) & (mask == 0))[:, ::-1].astype(np.float64)
+    if len(hollow) > HOLLOW * np.count_nonzero(hull_mask):
+        along = float((centroid - hollow.mean(axis=0)) @ axis)
+    else:
+        reach = (hull.reshape(-1, 2) - centroid) @ axis
+        along = float(reach.max() + reach.min())  # the farther end's side
+    forward = along >= 0
+    direction = (0 if forward else 2) if vertical else (1 if forward else 3)
+    return direction, float(abs(across - down))
+
+
+def _overlap(a: np.ndarray, b: np.ndarray) -> float:
+    """Intersection over union of two masks of one shape."""
+    return float(np.logical_and(a, b).sum() / max(1, np.logical_or(a, b).sum()))
 
 
 def _ink_mask(cell: np.ndarray) -> np.ndarray | None:

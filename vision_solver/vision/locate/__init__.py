@@ -27,6 +27,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from ..colour import on_scale
 from ..geometry import (
     BoardLocation,
     apply_homography,
@@ -45,6 +46,7 @@ from .judge import (
     convincing,
     encloses_as_holes,
     finer_hidden,
+    page_pattern,
     pitch,
     specks,
     touches_edge,
@@ -56,6 +58,7 @@ from .segment import (
     Blob,
     Regions,
     candidate_stages,
+    commonest_colour,
     flat_mask,
     lab_gradient,
     work_image,
@@ -123,10 +126,12 @@ def _best_lattice(
         if found is not None:
             return _Search(None, True, found)
         framed = None
+    page = on_scale(commonest_colour(lab))
     for stage, found in enumerate(candidate_stages(lab, regions, gradient, flat)):
         blobs = distinct(blobs + found)
         pool = Pool(blobs)
         lattices = [lat for lat in (lattice_from(g, pool) for g in size_groups(blobs)) if lat]
+        lattices = [lat for lat in lattices if not page_pattern(lat, lab, page)]
         if regions:
             lattices = [grow_gapless(lat, lab, regions[0]) for lat in lattices]
         if best is not None:

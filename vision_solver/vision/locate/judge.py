@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..colour import SAME_PAINT, on_scale
+from ..colour import SAME_COLOUR, SAME_PAINT, on_scale
 from ..geometry import apply_homography
 from .cellsample import on_image
 from .lattice import Lattice
@@ -25,6 +25,12 @@ MIN_WHOLE_PITCH = 10.0
 #: Blobs whose median size is under this share of the pitch are specks
 #: (dots, glints, texture), not cells.
 SPECK = 0.25
+#: A lattice this share of whose cells have the page's colour is the page's
+#: own pattern (a faint grid behind the board), not a board.
+PAGE_ALIKE = 0.9
+#: ... when the lines between its cells are this near its cells' colour
+#: (Delta E): a page's grid is faint, a board's lines are meant to be seen.
+FAINT_LINE = 2 * SAME_COLOUR
 #: A tile board is solid when its blobs' median fill (area over box) is at
 #: least this: square or rounded tiles, not hollow shapes.
 SOLID = 0.85
@@ -98,6 +104,32 @@ def convincing(lattice: Lattice | None) -> bool:
 def specks(lattice: Lattice) -> bool:
     """True when the lattice's blobs are specks: far smaller than its cells."""
     return bool(np.median([b.size for b in lattice.members.values()]) < SPECK * pitch(lattice))
+
+
+def page_pattern(lattice: Lattice, lab: np.ndarray, page: np.ndarray) -> bool:
+    """True when the lattice is a pattern of the page itself: a faint grid behind the board.
+
+    Its cells are one colour (PAGE_ALIKE of them within SAME_COLOUR of their
+    median; the rest are what lies on the page: a title, the board's edge),
+    that colour is the page's (``page``: the image's commonest colour), and
+    the lines between its cells are faint: within FAINT_LINE of the cells.
+    A board's cells stand out from the page, or differ from one another (two
+    states, four turns), or are set apart by lines meant to be seen.
+    """
+    colours = np.array([b.colour for b in lattice.members.values()], dtype=np.float64)
+    median = np.median(colours, axis=0)
+    alike = np.linalg.norm(colours - median, axis=1) < SAME_COLOUR
+    if alike.mean() < PAGE_ALIKE or np.linalg.norm(median - page) >= SAME_COLOUR:
+        return False
+    # half-way between each member and its right and lower neighbours
+    keys = np.array(list(lattice.members), dtype=np.float64)
+    between = np.concatenate([keys[:, ::-1] + (0.5, 0.0), keys[:, ::-1] + (0.0, 0.5)])
+    points = np.round(apply_homography(lattice.homography, between)).astype(int)
+    inside = on_image(points[:, None, :], lab.shape)
+    if not inside.any():
+        return False
+    lines = on_scale(lab[points[inside, 1], points[inside, 0]])
+    return bool(np.median(np.linalg.norm(lines - median, axis=1)) < FAINT_LINE)
 
 
 def finer_hidden(lattice: Lattice, blobs: list[Blob]) -> bool:

@@ -167,13 +167,17 @@ def _quantised_labels(lab: np.ndarray, k: int = CLUSTERS) -> np.ndarray:
     return table[index | (b_ch >> 3)]
 
 
-def _backdrop_mask(lab: np.ndarray) -> np.ndarray | None:
-    """0/255 mask of the image's commonest colour (within a few Lab units), if it is common."""
+def commonest_colour(lab: np.ndarray) -> np.ndarray:
+    """The image's commonest colour (its page, its backdrop), 8-bit Lab to within 8 units."""
     sample = lab.reshape(-1, 3)[:: max(1, lab.size // 150000)].astype(np.uint16) >> 3
     index = (sample[:, 0] << 10) | (sample[:, 1] << 5) | sample[:, 2]
-    counts = np.bincount(index, minlength=1 << 15)
-    mode = int(np.argmax(counts))
-    centre = np.array([mode >> 10, (mode >> 5) & 31, mode & 31], dtype=np.uint8) * 8 + 4
+    mode = int(np.argmax(np.bincount(index, minlength=1 << 15)))
+    return np.array([mode >> 10, (mode >> 5) & 31, mode & 31], dtype=np.uint8) * 8 + 4
+
+
+def _backdrop_mask(lab: np.ndarray) -> np.ndarray | None:
+    """0/255 mask of the image's commonest colour (within a few Lab units), if it is common."""
+    centre = commonest_colour(lab)
     near = cv2.inRange(
         lab,
         np.clip(centre.astype(int) - BACKDROP_BOX, 0, 255).astype(np.uint8),
