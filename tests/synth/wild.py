@@ -41,6 +41,11 @@ def _hsv(hue: float, saturation: float, value: float) -> tuple[int, int, int]:
     return int(b), int(g), int(r)
 
 
+def _grey(colour: tuple[int, int, int]) -> int:
+    """The grey level (0..255) a BGR colour turns into."""
+    return int(cv2.cvtColor(np.uint8([[colour]]), cv2.COLOR_BGR2GRAY)[0, 0])
+
+
 def _fill(image: np.ndarray, points: np.ndarray, colour: tuple[int, int, int]) -> None:
     cv2.fillPoly(image, [np.round(points * _ONE).astype(np.int32)], colour, cv2.LINE_AA, _SHIFT)
 
@@ -194,6 +199,10 @@ def _draw_lights(image, cells, x0, y0, pitch, gap, radius, dark, rng) -> None:
     unlit = _hsv(
         off_hue, rng.uniform(0.0, 0.45), rng.uniform(0.2, 0.5) if dark else rng.uniform(0.45, 0.65)
     )
+    # Lit emits light: it is the lighter of the two, in grey too (a saturated
+    # blue is darker in grey than a pale grey: then the unlit tile is dimmed).
+    while _grey(lit) < _grey(unlit) + 40:
+        unlit = tuple(int(v * 0.8) for v in unlit)
     glow = rng.random() < 0.4
     for (r, c), state in np.ndenumerate(cells):
         x, y = x0 + c * pitch, y0 + r * pitch

@@ -1,12 +1,14 @@
 """The classify stage: the state of every cell, with a confidence.
 
 The board is rectified once into a stack of cells (``cells.CellStack``)
-that every reader takes: ``lights`` (two states, lit or dark), ``glyphs``
-(arrows drawn on tiles) and ``benches`` (3-D chairs on grass).  Which reader
+that every reader takes: ``lights`` (two states, lit or dark), ``turns`` (one
+object in four turns, read from the board as a whole), ``glyphs`` (each
+cell's arrow on its own) and ``benches`` (3-D chairs on grass).  Which reader
 reads a board is decided here, in one place: a look that knows the game
-names its reader; else, for ``auto``, a board whose cells all carry the same
-pointing glyph is an arrow board, one with an object on textured grass in
-every cell a chair board, and any other a lights board.
+names its reader; else, for ``auto``, a board whose cells show one object in
+different turns is an arrow board (by ``turns``, or else by ``glyphs`` when
+every cell carries the same pointing glyph), one with an object on textured
+grass in every cell a chair board, and any other a lights board.
 """
 
 from __future__ import annotations
