@@ -116,6 +116,8 @@ def page_pattern(lattice: Lattice, lab: np.ndarray, page: np.ndarray) -> bool:
     A board's cells stand out from the page, or differ from one another (two
     states, four turns), or are set apart by lines meant to be seen.
     """
+    if _standing_out(lattice):
+        return False  # objects that stand out from the page are not the page
     colours = np.array([b.colour for b in lattice.members.values()], dtype=np.float64)
     median = np.median(colours, axis=0)
     alike = np.linalg.norm(colours - median, axis=1) < SAME_COLOUR
@@ -165,9 +167,14 @@ def complete_and_solid(lattice: Lattice | None, lab: np.ndarray) -> bool:
     if len(lattice.members) != rows * cols or len(lattice.members) < 0.8 * lattice.group:
         return False  # incomplete, or look-alikes off the lattice (a finer board?)
     fills = [b.fill for b in lattice.members.values()]
-    if np.mean([b.source == "backdrop" for b in lattice.members.values()]) > 0.5:
+    if _standing_out(lattice):
         return True  # objects standing out from the backdrop cannot be gaps in it
     return float(np.median(fills)) >= SOLID or not _background_coloured(lattice, lab)
+
+
+def _standing_out(lattice: Lattice) -> bool:
+    """Most members are objects cut out of the image where it is not its commonest colour."""
+    return bool(np.mean([b.source == "backdrop" for b in lattice.members.values()]) > 0.5)
 
 
 def _background_coloured(lattice: Lattice, lab: np.ndarray) -> bool:
