@@ -18,15 +18,11 @@ from vision_solver.cli import app
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 runner = CliRunner()
 
-#: The keys of an image's JSON object, in order: the reading's, then the answer's.
+#: The keys of a lights board's reading, in order.
+READING_KEYS = ["puzzle", "states", "rows", "cols", "cells", "confidence", "corners", "lit_by"]
+#: The keys of a lights board's JSON object, in order: the reading's, then the answer's.
 READING_AND_ANSWER_KEYS = [
-    "puzzle",
-    "states",
-    "rows",
-    "cols",
-    "cells",
-    "confidence",
-    "corners",
+    *READING_KEYS,
     "solvable",
     "presses",
     "moves",
@@ -78,8 +74,9 @@ def test_detect_json_object(shot):
     result = run("detect", shot, "--json")
     assert result.exit_code == 0
     obj = json.loads(result.stdout)
-    assert set(obj) == {"puzzle", "states", "rows", "cols", "cells", "confidence", "corners"}
+    assert list(obj) == READING_KEYS
     assert obj["puzzle"] == "lights" and obj["states"] == 2
+    assert obj["lit_by"] == "colour"
     assert len(obj["corners"]) == 4
     # corners clockwise from the top-left
     (x0, y0), (x1, y1), (x2, y2), (x3, y3) = obj["corners"]
@@ -91,6 +88,7 @@ def test_arrows_fixture_is_read_and_solved(tmp_path):
     assert result.exit_code == 0, result.output
     obj = json.loads(result.stdout)
     assert obj["puzzle"] == "arrows" and obj["states"] == 4
+    assert "lit_by" not in obj  # which state is lit is a lights board's question
     replay = apply_presses(
         np.array(obj["cells"]), np.array(obj["presses"]), Rule.preset("moon-legend")
     )
