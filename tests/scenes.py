@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
-from synth import LOOKS, Rendered, random_scene
+from synth import LOOKS, Rendered, random_scene, render_board
 
 from vision_solver.vision.pipeline import BoardReading, read_board
 
@@ -42,3 +43,32 @@ def assert_read_exactly(
     wrong = np.argwhere(reading.cells != scene.cells).tolist()
     assert reading.cells.tolist() == scene.cells.tolist(), f"cells (row, col) misread: {wrong}"
     return reading
+
+
+#: A 4x4 lights board with both states in every row and column, solvable either way round.
+BLACK_AND_WHITE = np.array([[1, 1, 0, 1], [0, 0, 0, 1], [1, 0, 0, 1], [1, 1, 1, 0]])
+
+
+def black_and_white_grid(seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """``BLACK_AND_WHITE`` as white and dark grey squares between black lines, no colour
+    anywhere: the 'gridlines' look in grey, whose lit cells are the dark ones.
+    (image, lit cells)"""
+    scene = render_board(BLACK_AND_WHITE, "gridlines", seed=seed, cell_px=50)
+    grey = cv2.cvtColor(scene.image, cv2.COLOR_BGR2GRAY)
+    return cv2.cvtColor(grey, cv2.COLOR_GRAY2BGR), scene.cells
+
+
+def haiku_board(cells: np.ndarray) -> np.ndarray:
+    """Square buttons in the shipped 'haiku-lights-off' look's colours (lit pale grey,
+    dark saturated blue) on navy."""
+
+    def bgr(lightness: float, a: int, b: int) -> tuple[int, ...]:
+        lab = np.uint8([[[round(lightness * 2.55), a, b]]])
+        return tuple(int(v) for v in cv2.cvtColor(lab, cv2.COLOR_LAB2BGR)[0, 0])
+
+    image = np.full((400, 400, 3), (60, 20, 10), np.uint8)
+    for (r, c), v in np.ndenumerate(cells):
+        x, y = 60 + c * 70, 60 + r * 70
+        colour = bgr(81, 131, 122) if v else bgr(25, 170, 63)
+        cv2.rectangle(image, (x, y), (x + 62, y + 62), colour, -1)
+    return image

@@ -5,6 +5,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
+from scenes import BLACK_AND_WHITE, black_and_white_grid, haiku_board
 from synth import random_scene, render_board
 
 from vision_solver.vision.grid import Grid, find_grid
@@ -221,3 +222,91 @@ def test_the_same_mark_in_every_cell_is_no_direction_board():
     reading = read_turns(board, 5, 6)
     assert reading is not None and not reading.varied
     assert set(reading.cells.ravel().tolist()) == {int(reading.cells[0, 0])}
+
+
+# --- which shade is lit, and what said so ---------------------------------------------------------
+
+
+def _features(*groups: tuple[list[float], int]) -> np.ndarray:
+    """A 2 x n board of cell features: each ([L, a, b, ink], count) in turn."""
+    rows = [feature for feature, count in groups for _ in range(count)]
+    return np.array(rows, dtype=np.float64).reshape(2, -1, 4)
+
+
+@pytest.mark.parametrize(
+    ("features", "lit_by", "cells"),
+    [
+        (_features(([80, 128, 128, 0], 3), ([40, 128, 128, 0], 3)), "lightness", [1, 0]),
+        (_features(([60, 128, 128, 0], 3), ([60, 200, 128, 0], 3)), "colour", [0, 1]),
+        (_features(([60, 128, 128, 20], 3), ([60, 128, 128, 0], 3)), "mark", [1, 0]),
+        (_features(([60, 128, 128, 0], 6)), "one-state", [0, 0]),
+    ],
+    ids=["two greys", "grey and red", "marked and blank", "all alike"],
+)
+def test_lights_reader_says_what_decided_which_group_is_lit(features, lit_by, cells):
+    from vision_solver.vision.classify.lights import read_lights
+
+    reading = read_lights(features)
+    assert reading.lit_by == lit_by
+    assert reading.cells[:, 0].tolist() == cells  # one cell of each row: row 0, row 1
+
+
+def test_black_and_white_grid_reads_the_lighter_cells_as_lit_by_lightness():
+    image, lit = black_and_white_grid()
+    reading = read_board(image, looks=[])
+    assert reading.puzzle == "lights" and reading.look == "generic"
+    assert reading.lit_by == "lightness"
+    assert reading.cells.tolist() == (1 - lit).tolist()  # white read as on
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_lit_dark_reads_a_black_and_white_grid_exactly_inverted(seed):
+    image, lit = black_and_white_grid(seed)
+    light = read_board(image, looks=[])
+    dark = read_board(image, looks=[], lit="dark")
+    assert dark.cells.tolist() == (1 - light.cells).tolist() == lit.tolist()
+    assert np.array_equal(dark.confidence, light.confidence)
+    assert dark.lit_by == "user"
+    assert dark.to_dict()["lit_by"] == "user"
+
+
+def test_lit_dark_turns_a_reading_by_colour_round_too():
+    """The user knows the game: --lit dark turns every generic reading round."""
+    from pathlib import Path
+
+    from vision_solver.vision.imageio import read_image
+
+    image = read_image(Path(__file__).parents[1] / "fixtures" / "screenshot_lights.png")
+    light = read_board(image, looks=[])
+    dark = read_board(image, looks=[], lit="dark")
+    assert light.lit_by == "colour" and dark.lit_by == "user"
+    assert dark.cells.tolist() == (1 - light.cells).tolist()
+
+
+def test_a_reading_by_a_shipped_look_is_not_turned_round_by_lit_dark(tmp_path):
+    """The look names its states: --lit dark leaves its reading as it is."""
+    from vision_solver.vision.looks import load_looks
+
+    image = haiku_board(BLACK_AND_WHITE)
+    shipped = [look for look in load_looks(tmp_path) if look.name == "haiku-lights-off"]
+    for lit in ("light", "dark"):
+        reading = read_board(image, looks=shipped, lit=lit)
+        assert reading.look == "haiku-lights-off"
+        assert reading.lit_by == "look"
+        assert reading.cells.tolist() == BLACK_AND_WHITE.tolist()
+
+
+def test_an_arrow_board_says_nothing_of_lit():
+    scene = random_scene(6, puzzle="arrows", look="arrow-squares")
+    reading = read_board(scene.image, looks=[], lit="dark")
+    assert reading.puzzle == "arrows" and reading.lit_by is None
+    assert "lit_by" not in reading.to_dict()
+    assert reading.cells.tolist() == scene.cells.tolist()
+
+
+def test_lit_other_than_light_or_dark_is_bad_input():
+    from vision_solver.errors import BoardInputError
+
+    image, _ = black_and_white_grid()
+    with pytest.raises(BoardInputError, match="lit must be light or dark"):
+        read_board(image, looks=[], lit="bright")

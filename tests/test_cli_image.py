@@ -9,6 +9,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+from scenes import BLACK_AND_WHITE, black_and_white_grid, haiku_board
 from synth import render_board
 from typer.testing import CliRunner
 
@@ -18,15 +19,11 @@ from vision_solver.cli import app
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 runner = CliRunner()
 
-#: The keys of an image's JSON object, in order: the reading's, then the answer's.
+#: The keys of a lights board's reading, in order.
+READING_KEYS = ["puzzle", "states", "rows", "cols", "cells", "confidence", "corners", "lit_by"]
+#: The keys of a lights board's JSON object, in order: the reading's, then the answer's.
 READING_AND_ANSWER_KEYS = [
-    "puzzle",
-    "states",
-    "rows",
-    "cols",
-    "cells",
-    "confidence",
-    "corners",
+    *READING_KEYS,
     "solvable",
     "presses",
     "moves",
@@ -78,8 +75,9 @@ def test_detect_json_object(shot):
     result = run("detect", shot, "--json")
     assert result.exit_code == 0
     obj = json.loads(result.stdout)
-    assert set(obj) == {"puzzle", "states", "rows", "cols", "cells", "confidence", "corners"}
+    assert list(obj) == READING_KEYS
     assert obj["puzzle"] == "lights" and obj["states"] == 2
+    assert obj["lit_by"] == "colour"
     assert len(obj["corners"]) == 4
     # corners clockwise from the top-left
     (x0, y0), (x1, y1), (x2, y2), (x3, y3) = obj["corners"]
@@ -91,6 +89,7 @@ def test_arrows_fixture_is_read_and_solved(tmp_path):
     assert result.exit_code == 0, result.output
     obj = json.loads(result.stdout)
     assert obj["puzzle"] == "arrows" and obj["states"] == 4
+    assert "lit_by" not in obj  # which state is lit is a lights board's question
     replay = apply_presses(
         np.array(obj["cells"]), np.array(obj["presses"]), Rule.preset("moon-legend")
     )
@@ -441,3 +440,131 @@ def test_learn_with_corners_not_clockwise_one_error_line(shot, tmp_path):
         "(top-left, top-right, bottom-right, bottom-left), as a convex outline\n"
     )
     assert not (tmp_path / "m").exists()
+
+
+# --- --lit: which shade is on ---------------------------------------------------------------
+
+#: The line under a board whose lit cells lightness alone told.
+LIT_BY_LIGHTNESS = "lit: the lighter cells (no colour tells; --lit dark if the darker ones are on)"
+
+
+def _digits(cells) -> list[str]:
+    return ["".join(str(v) for v in row) for row in np.asarray(cells).tolist()]
+
+
+@pytest.fixture
+def black_and_white(tmp_path):
+    image, lit = black_and_white_grid()
+    path = tmp_path / "bw.png"
+    cv2.imwrite(str(path), image)
+    return path, lit
+
+
+def test_detect_black_and_white_grid_says_the_lighter_cells_are_taken_as_lit(black_and_white):
+    path, lit = black_and_white
+    result = run("detect", path)
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[:6] == [
+        "board (4x4 lights, look generic):",
+        *_digits(1 - lit),
+        LIT_BY_LIGHTNESS,
+    ]
+    assert lines[6].startswith("lowest confidence: ") and lines[7].startswith("corners: ")
+
+
+def test_detect_lit_dark_prints_the_black_and_white_grid_inverted_without_the_lit_line(
+    black_and_white,
+):
+    path, lit = black_and_white
+    light = run("detect", path).stdout.splitlines()
+    result = run("detect", path, "--lit", "dark")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines() == [
+        "board (4x4 lights, look generic):",
+        *_digits(lit),
+        *light[6:],
+    ]
+
+
+def test_lit_light_given_leaves_out_the_lit_line(black_and_white):
+    path, lit = black_and_white
+    result = run("detect", path, "--lit", "light")
+    assert result.exit_code == 0, result.output
+    assert LIT_BY_LIGHTNESS not in result.stdout.splitlines()
+    assert result.stdout.splitlines()[1:5] == _digits(1 - lit)
+
+
+def test_image_of_a_black_and_white_grid_names_the_lit_cells_under_the_board(
+    black_and_white, tmp_path
+):
+    path, lit = black_and_white
+    result = run(path, "--out", tmp_path / "o.png")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[:7] == [
+        "board (4x4 lights):",
+        *_digits(1 - lit),
+        LIT_BY_LIGHTNESS,
+        "clicks:",
+    ]
+    dark = run(path, "--lit", "dark", "--out", tmp_path / "o.png", "--json")
+    assert dark.exit_code == 0, dark.output
+    obj = json.loads(dark.stdout)
+    assert obj["cells"] == lit.tolist() and obj["lit_by"] == "user"
+
+
+def test_grid_of_cells_all_alike_says_no_colour_tells_if_they_are_on(tmp_path):
+    scene = render_board(np.zeros((4, 4), np.int64), "gridlines", seed=1, cell_px=50)
+    path = tmp_path / "blank.png"
+    cv2.imwrite(str(path), cv2.cvtColor(scene.image, cv2.COLOR_BGR2GRAY))
+    result = run("detect", path)
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[:6] == [
+        "board (4x4 lights, look generic):",
+        *["0000"] * 4,
+        "lit: all cells alike; no colour tells if they are on (--lit dark flips them)",
+    ]
+    obj = json.loads(run("detect", path, "--json").stdout)
+    assert obj["lit_by"] == "one-state"
+    dark = json.loads(run("detect", path, "--json", "--lit", "dark").stdout)
+    assert dark["cells"] == [[1] * 4] * 4 and dark["lit_by"] == "user"
+
+
+def test_no_lit_line_where_colour_told(shot):
+    result = run("detect", shot)
+    assert result.exit_code == 0, result.output
+    assert not any(line.startswith("lit:") for line in result.stdout.splitlines())
+
+
+def test_json_carries_what_decided_the_lit_cells(black_and_white, shot):
+    path, _ = black_and_white
+    assert json.loads(run("detect", path, "--json").stdout)["lit_by"] == "lightness"
+    assert json.loads(run("detect", path, "--json", "--lit", "dark").stdout)["lit_by"] == "user"
+    assert json.loads(run("detect", shot, "--json").stdout)["lit_by"] == "colour"
+
+
+def test_batch_lit_dark_reads_every_board_inverted(black_and_white):
+    path, lit = black_and_white
+    result = run("batch", path, "--json", "--quiet", "--lit", "dark")
+    assert result.exit_code == 0, result.output
+    (row,) = [json.loads(line) for line in result.stdout.splitlines()]
+    assert row["cells"] == lit.tolist() and row["lit_by"] == "user"
+
+
+def test_a_reading_by_a_shipped_look_is_not_inverted_by_lit_dark(tmp_path):
+    path = tmp_path / "haiku.png"
+    cv2.imwrite(str(path), haiku_board(BLACK_AND_WHITE))
+    result = run("detect", path, "--lit", "dark", "--models", tmp_path / "none")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[:5] == [
+        "board (4x4 lights, look haiku-lights-off):",
+        *_digits(BLACK_AND_WHITE),
+    ]
+    obj = json.loads(run("detect", path, "--lit", "dark", "--json", "--models", tmp_path).stdout)
+    assert obj["cells"] == BLACK_AND_WHITE.tolist() and obj["lit_by"] == "look"
+
+
+def test_lit_takes_light_or_dark_only(shot):
+    result = run("detect", shot, "--lit", "bright")
+    assert result.exit_code == 2
+    assert result.stdout == ""

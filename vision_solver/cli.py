@@ -80,6 +80,11 @@ class Turn(StrEnum):
     both = "both"
 
 
+class Lit(StrEnum):
+    light = "light"
+    dark = "dark"
+
+
 # Output options shared by every command that prints a result.
 JsonOption = Annotated[bool, typer.Option("--json", help="Print one JSON object.")]
 FormatOption = Annotated[
@@ -294,6 +299,16 @@ ModelsOption = Annotated[
     Path | None,
     typer.Option("--models", help="Folder of learned looks (default: the user data folder)."),
 ]
+LitOption = Annotated[
+    Lit | None,
+    typer.Option(
+        "--lit",
+        help="Which cells of a lights board are on: light (the default) or dark, for games "
+        "whose picture does not tell (a black-and-white grid). dark turns round every "
+        "reading by the generic rule, never one by a game look. "
+        "Example: boardsolve shot.png --lit dark",
+    ),
+]
 SetOption = Annotated[
     list[str] | None,
     typer.Option("--set", help="Correct a misread cell: row,col=value (1-based; repeatable)."),
@@ -350,6 +365,7 @@ def _read(
     models: Path | None,
     corrections: list[str] | None,
     corners: str | None = None,
+    lit: Lit | None = None,
 ) -> tuple[Any, Any]:
     """Image and board reading, or one Error line."""
     from .vision.grid import parse_size
@@ -369,6 +385,7 @@ def _read(
             size=parse_size(size) if size else None,
             looks=looks,
             corners=points,
+            lit=(lit or Lit.light).value,
         )
         return image, reading.with_corrections(_parse_set(corrections))
     except BoardSolveError as exc:
@@ -379,6 +396,19 @@ def _read(
                 "--size RxC with --corners places it by hand"
             )
         fail(message)
+
+
+#: The line under a lights board whose lit cells lightness alone told, by its ``lit_by``
+#: (printed unless --lit was given).
+LIT_NOTES = {
+    "lightness": "lit: the lighter cells (no colour tells; --lit dark if the darker ones are on)",
+    "one-state": "lit: all cells alike; no colour tells if they are on (--lit dark flips them)",
+}
+
+
+def _lit_note(reading: Any, lit: Lit | None) -> str | None:
+    """Which cells were taken as lit, where only lightness told and --lit was not given."""
+    return None if lit is not None else LIT_NOTES.get(reading.lit_by)
 
 
 def _overlay_path(image_path: str, out: Path | None) -> Path:
@@ -408,6 +438,7 @@ def image_command(
     set_cells: SetOption = None,
     models: ModelsOption = None,
     turn: TurnOption = Turn.cw,
+    lit: LitOption = None,
     json_output: JsonOption = False,
 ) -> None:
     """Read a screenshot, solve the board and draw the answer (the default command).
@@ -423,7 +454,7 @@ def image_command(
     from .vision.pipeline import rule_for, solve_image
 
     target = _overlay_path(image, out)
-    picture, reading = _read(image, puzzle.value, size, models, set_cells, corners)
+    picture, reading = _read(image, puzzle.value, size, models, set_cells, corners, lit)
     try:
         rule = rule_for(reading, puzzle.value, turn=turn.value)
         answer = solve_image(picture, reading, rule)
@@ -439,17 +470,19 @@ def image_command(
         obj["overlay"] = str(target)
         typer.echo(json.dumps(obj))
     else:
-        _print_image_answer(reading, answer, target)
+        _print_image_answer(reading, answer, target, _lit_note(reading, lit))
     if answer.solution is None:
         raise typer.Exit(EXIT_UNSOLVABLE)
 
 
-def _print_image_answer(reading: Any, answer: Any, target: Path) -> None:
+def _print_image_answer(reading: Any, answer: Any, target: Path, lit_note: str | None) -> None:
     from .boardtext import format_presses
 
     look = "" if reading.look == "generic" else f", look {reading.look}"
     typer.echo(f"board ({reading.rows}x{reading.cols} {reading.puzzle}{look}):")
     typer.echo(_format_cells(reading.cells, reading.puzzle))
+    if lit_note:
+        typer.echo(lit_note)
     doubtful = reading.doubtful()
     if doubtful:
         listed = ", ".join(
@@ -479,18 +512,22 @@ def detect(
     size: SizeOption = None,
     corners: CornersOption = None,
     models: ModelsOption = None,
+    lit: LitOption = None,
     json_output: JsonOption = False,
 ) -> None:
     """Read the board only: cells, confidence and corners, no solving.
 
     Example: boardsolve detect fixtures/screenshot_lights.png --json
     """
-    _, reading = _read(image, puzzle.value, size, models, None, corners)
+    _, reading = _read(image, puzzle.value, size, models, None, corners, lit)
     if json_output:
         typer.echo(json.dumps(reading.to_dict()))
         return
     typer.echo(f"board ({reading.rows}x{reading.cols} {reading.puzzle}, look {reading.look}):")
     typer.echo(_format_cells(reading.cells, reading.puzzle))
+    note = _lit_note(reading, lit)
+    if note:
+        typer.echo(note)
     typer.echo(f"lowest confidence: {reading.confidence.min():.2f}")
     corners = " ".join(f"({x:.1f},{y:.1f})" for x, y in reading.grid.corners)
     typer.echo(f"corners: {corners}")
@@ -508,6 +545,7 @@ def batch(
     ] = 1.0,
     puzzle: ImagePuzzleOption = ImagePuzzle.auto,
     models: ModelsOption = None,
+    lit: LitOption = None,
     json_output: JsonOption = False,
     quiet: QuietOption = False,
 ) -> None:
@@ -535,6 +573,7 @@ def batch(
         puzzle=puzzle.value,
         models=models,
         progress=not quiet and not json_output,
+        lit=(lit or Lit.light).value,
     )
     if json_output:
         for row in rows:

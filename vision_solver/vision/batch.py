@@ -16,6 +16,7 @@ import cv2
 import numpy as np
 
 from ..errors import BoardInputError, BoardSolveError
+from .classify import Lit
 from .imageio import read_image, to_bgr8, write_image
 from .looks import load_looks
 from .pipeline import BoardReading, read_board, rule_for, solve_image
@@ -89,10 +90,12 @@ def run_batch(
     puzzle: str,
     models: Path | None,
     progress: bool,
+    lit: Lit = "light",
 ) -> list[dict[str, Any]]:
     """Read, solve and draw every input; one result row per image or distinct video board.
 
-    ``files`` are images, and videos (told by ``VIDEO_SUFFIXES``).
+    ``files`` are images, and videos (told by ``VIDEO_SUFFIXES``); ``lit`` is
+    as for ``read_board``.
     """
     looks = load_looks(models)
     rows: list[dict[str, Any]] = []
@@ -109,7 +112,7 @@ def run_batch(
                     for seconds, frame in video_frames(path, every):
                         label = f"{path.name}@{seconds:.1f}s"
                         try:
-                            reading = read_board(frame, puzzle, looks=looks)
+                            reading = read_board(frame, puzzle, looks=looks, lit=lit)
                         except BoardSolveError:
                             continue
                         key = (reading.cells.shape, reading.cells.tobytes())
@@ -123,7 +126,7 @@ def run_batch(
             else:
                 try:
                     image = read_image(path)
-                    reading = read_board(image, puzzle, looks=looks)
+                    reading = read_board(image, puzzle, looks=looks, lit=lit)
                 except BoardSolveError as exc:
                     rows.append({"input": str(path), "status": f"error: {exc}"})
                 else:

@@ -18,7 +18,7 @@ import numpy as np
 from ..errors import BoardInputError, BoardNotFound, Unsolvable
 from ..rules import PUZZLE_KIND, PuzzleKind, Rule
 from ..solve import Solution, likeliest_misreads, solve, unsolvable_dict
-from .classify import CellReading, learn_from_board, read_cells
+from .classify import LIT, CellReading, Lit, LitBy, learn_from_board, read_cells
 from .grid import Grid, find_grid
 from .imageio import read_image
 from .locate import board_at, locate_board
@@ -35,6 +35,8 @@ class BoardReading:
     confidence: np.ndarray
     grid: Grid
     look: str
+    #: What decided which lights state is lit (``classify.LitBy``); None for arrows.
+    lit_by: LitBy | None = None
     corrected: list[tuple[int, int]] = field(default_factory=list)
 
     @property
@@ -54,7 +56,7 @@ class BoardReading:
         return [(int(r), int(c)) for r, c in np.argwhere(self.confidence < LOW_CONFIDENCE)]
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON object of ``boardsolve detect --json``."""
+        """The JSON object of ``boardsolve detect --json`` (``lit_by`` for lights boards only)."""
         return {
             "puzzle": self.puzzle,
             "states": self.states,
@@ -63,6 +65,7 @@ class BoardReading:
             "cells": self.cells.tolist(),
             "confidence": np.round(self.confidence, 3).tolist(),
             "corners": np.round(self.grid.corners, 2).tolist(),
+            **({"lit_by": self.lit_by} if self.lit_by is not None else {}),
         }
 
     def with_corrections(self, corrections: list[tuple[int, int, int]]) -> BoardReading:
@@ -113,25 +116,39 @@ def read_board(
     size: tuple[int, int] | None = None,
     looks: list[Look] | None = None,
     corners: np.ndarray | None = None,
+    lit: Lit = "light",
 ) -> BoardReading:
     """Find and read the board in an image (a BGR array or a file path).
 
     ``puzzle`` is ``auto``, ``lights`` or ``arrows`` (or a preset name).
     ``corners`` (TL, TR, BR, BL in image pixels, with ``size``) place the
-    board by hand where the locate stage does not find it.
-    Raises ``BoardNotFound`` (with the reason) or ``ImageError``.
+    board by hand where the locate stage does not find it.  ``lit`` is which
+    cells of a lights board are on, as the user knows the game: ``"light"``
+    (the generic rule: the more colourful, else the lighter, else the marked
+    group) or ``"dark"``, which turns every generic lights reading round
+    (``lit_by`` is then ``"user"``); a board read by a look is never turned
+    round, since the look names its states.  The reading's ``lit_by`` says
+    what decided.  Raises ``BoardNotFound`` (with the reason),
+    ``BoardInputError`` or ``ImageError``.
     """
     if not isinstance(image, np.ndarray):
         image = read_image(image)
     kind = PUZZLE_KIND.get(puzzle, puzzle)
     if kind != "auto" and kind not in list(PuzzleKind):
         raise BoardInputError(f"puzzle must be auto, lights or arrows, not {puzzle!r}")
+    if lit not in LIT:
+        raise BoardInputError(f"lit must be light or dark, not {lit!r}")
     grid = place_grid(image, size, corners)
     reading: CellReading = read_cells(
-        image, grid, kind, looks if looks is not None else load_looks()
+        image, grid, kind, looks if looks is not None else load_looks(), lit
     )
     return BoardReading(
-        PuzzleKind(reading.puzzle), reading.cells, reading.confidence, grid, reading.look
+        PuzzleKind(reading.puzzle),
+        reading.cells,
+        reading.confidence,
+        grid,
+        reading.look,
+        reading.lit_by,
     )
 
 

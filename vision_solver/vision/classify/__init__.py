@@ -8,7 +8,9 @@ reads a board is decided here, in one place: a look that knows the game
 names its reader; else, for ``auto``, a board whose cells show one object in
 different turns is an arrow board (by ``turns``, or else by ``glyphs`` when
 every cell carries the same pointing glyph), one with an object on textured
-grass in every cell a chair board, and any other a lights board.
+grass in every cell a chair board, and any other a lights board.  A lights
+board says what decided which of its states is lit (``lit_by``);
+``lit="dark"`` turns a generic lights reading round, never one by a look.
 """
 
 from __future__ import annotations
@@ -23,10 +25,10 @@ from ..looks import Look, learn_look, match_look
 from .benches import NOT_FLAT_INK, bench_readings, objects_on_grass, read_benches
 from .cells import CellStack
 from .glyphs import cell_glyphs, looks_like_glyphs, read_glyphs
-from .lights import read_lights, read_with_look
+from .lights import LIT, Lit, LitBy, read_lights, read_with_look
 from .turns import TURNED_CELLS, read_turns
 
-__all__ = ["CellReading", "CellStack", "learn_from_board", "read_cells"]
+__all__ = ["LIT", "CellReading", "CellStack", "Lit", "LitBy", "learn_from_board", "read_cells"]
 
 
 @dataclass
@@ -37,6 +39,7 @@ class CellReading:
     cells: np.ndarray  # (rows, cols) int64
     confidence: np.ndarray  # (rows, cols) float64 in [0, 1]
     look: str  # name of the look used, or "generic"
+    lit_by: LitBy | None = None  # what decided which lights state is lit; None for arrows
 
     @property
     def states(self) -> int:
@@ -48,13 +51,21 @@ def read_cells(
     grid: Grid,
     puzzle: PuzzleKind | str = "auto",
     looks: list[Look] | None = None,
+    lit: Lit = "light",
 ) -> CellReading:
-    """Read every cell of ``grid`` in ``image``: ``puzzle`` is a ``PuzzleKind`` or ``"auto"``."""
+    """Read every cell of ``grid`` in ``image``: ``puzzle`` is a ``PuzzleKind`` or ``"auto"``.
+
+    ``lit`` says which cells of a lights board read by the generic rule are
+    on: ``"light"`` as the rule decides, ``"dark"`` the other group (see
+    ``read_lights``); a board read by a look is read as the look says.
+    """
     stack = CellStack(image, grid)
     look = match_look(stack.features, looks or [], puzzle)
     if look is not None:
         cells, confidence = _read_with(stack, look)
-        return CellReading(PuzzleKind(look.puzzle), cells, confidence, look.name)
+        kind = PuzzleKind(look.puzzle)
+        lit_by = "look" if kind == PuzzleKind.lights else None
+        return CellReading(kind, cells, confidence, look.name, lit_by)
     if puzzle in (PuzzleKind.arrows, "auto"):
         if puzzle == PuzzleKind.arrows or _inked(stack.features):
             turns = read_turns(stack.board(), grid.rows, grid.cols)
@@ -73,8 +84,8 @@ def read_cells(
         if puzzle == PuzzleKind.arrows or objects_on_grass(stack):
             cells, confidence = read_benches(stack)
             return CellReading(PuzzleKind.arrows, cells, confidence, "generic")
-    cells, confidence = read_lights(stack.features)
-    return CellReading(PuzzleKind.lights, cells, confidence, "generic")
+    cells, confidence, lit_by = read_lights(stack.features, lit)
+    return CellReading(PuzzleKind.lights, cells, confidence, "generic", lit_by)
 
 
 def _inked(features: np.ndarray) -> bool:

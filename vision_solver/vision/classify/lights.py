@@ -5,15 +5,38 @@ state is the densest tight group of cells (a game draws all its cells of one
 state alike); the others are the second state.  Which group is lit is known
 from a matching look (``read_with_look``) or decided by the generic rule: the
 more colourful state is lit; between two greys the brighter one; between two
-equally bright greys the one carrying a mark.
+equally bright greys the one carrying a mark.  The generic reading says what
+decided (``LitBy``), since a board of greys does not show which shade is on:
+``lit="dark"`` (the user's word for the game) turns any generic reading round.
 """
 
 from __future__ import annotations
+
+from typing import Literal, NamedTuple
 
 import numpy as np
 
 from ..colour import chroma
 from ..looks import Look, state_distances
+
+#: Which cells are on, as the user says of a game: the lighter (the generic
+#: rule's own way) or the darker ones.
+Lit = Literal["light", "dark"]
+LIT = ("light", "dark")
+#: What decided which group of a lights board is lit: the more colourful
+#: group, the lighter of two greys, the one carrying a mark, every cell alike
+#: (lit only on a colourful board), a look naming the states, or the user
+#: (``lit="dark"``, which turned a generic reading round).
+LitBy = Literal["colour", "lightness", "mark", "one-state", "look", "user"]
+
+
+class LightsReading(NamedTuple):
+    """The lights reader's result: the cells, their confidence, and what decided which is lit."""
+
+    cells: np.ndarray
+    confidence: np.ndarray
+    lit_by: LitBy
+
 
 #: Feature weights for telling states apart: hue and saturation count more than
 #: lightness, so a cursor's glow or a shadow does not pass for a lit cell.
@@ -83,31 +106,46 @@ def _split_by_lightness(lightness: np.ndarray) -> np.ndarray | None:
     return lightness > (order[at] + order[at + 1]) / 2
 
 
-def _lit_group(groups: list[np.ndarray]) -> int:
-    """Which of two groups of cells ([L, a, b, ink] rows) is lit, by the generic rule.
+def _lit_group(groups: list[np.ndarray]) -> tuple[int, LitBy]:
+    """Which of two groups of cells ([L, a, b, ink] rows) is lit by the generic rule, and why.
 
-    The more colourful group (mean chroma of its cells); between two greys of
-    very different lightness the brighter (a filled tile against an outline);
-    otherwise the one carrying more of a mark (a checked box).
+    The more colourful group (mean chroma of its cells): ``colour``; between
+    two greys of very different lightness the brighter (a filled tile against
+    an outline): ``lightness``; otherwise the one carrying more of a mark (a
+    checked box): ``mark``, or the brighter when neither carries more of one.
     """
     colourful = [float(chroma(g[:, :3]).mean()) for g in groups]
     if abs(colourful[0] - colourful[1]) > CHROMA_APART:
-        return int(np.argmax(colourful))
+        return int(np.argmax(colourful)), "colour"
     light = [float(g[:, 0].mean()) for g in groups]
     ink = [float(g[:, 3].mean()) for g in groups]
     if abs(light[0] - light[1]) > LIGHTNESS_APART or abs(ink[0] - ink[1]) < INK_APART:
-        return int(np.argmax(light))
-    return int(np.argmax(ink))
+        return int(np.argmax(light)), "lightness"
+    return int(np.argmax(ink)), "mark"
 
 
-def read_lights(features: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Generic two-state reading: (cells, confidence).
+def read_lights(features: np.ndarray, lit: Lit = "light") -> LightsReading:
+    """Generic two-state reading: cells, confidence and what decided which group is lit.
 
     One state is the densest tight group of cells (a game draws all its cells
     of one state alike).  If the remaining cells also share one look, every
     cell goes to the nearer of the two looks; if they vary (games that paint
     each lit cell a different colour), they are simply "not the first group".
+
+    ``lit="dark"`` is the user's word that the game's darker cells are on: it
+    turns the generic rule's reading round whatever decided it (colour,
+    lightness, a mark, or every cell alike), with the same confidence, and the
+    basis becomes ``user``.  (A look, read by ``read_with_look``, names its
+    states itself and is never turned round.)
     """
+    cells, confidence, lit_by = _read_generic(features)
+    if lit == "dark":
+        return LightsReading(1 - cells, confidence, "user")
+    return LightsReading(cells, confidence, lit_by)
+
+
+def _read_generic(features: np.ndarray) -> LightsReading:
+    """The generic rule's reading, the lighter (or more colourful, or marked) group lit."""
     rows, cols, _ = features.shape
     points = features.reshape(-1, 4).astype(np.float64) * _WEIGHTS
     raw = features.reshape(-1, 4).astype(np.float64)
@@ -119,7 +157,9 @@ def read_lights(features: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         if brighter is None:
             # One state only: lit if the board is colourful, dark otherwise.
             lit = bool(chroma(raw[:, :3]).mean() > COLOURFUL_BOARD)
-            return np.full((rows, cols), int(lit)), np.full((rows, cols), 0.6)
+            return LightsReading(
+                np.full((rows, cols), int(lit)), np.full((rows, cols), 0.6), "one-state"
+            )
         first = ~brighter
     rest = points[~first]
     second_core = _mode_cluster(rest, radius=STATE_RADIUS)
@@ -143,9 +183,11 @@ def read_lights(features: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         labels = (~first).astype(np.int64)
         spread = np.linalg.norm(points - points[first].mean(axis=0), axis=1)
         confidence = np.clip(np.abs(spread - SPREAD_DOUBT) / SPREAD_DOUBT, 0, 1)
-    lit_group = _lit_group([raw[labels == 0], raw[labels == 1]])
+    lit_group, lit_by = _lit_group([raw[labels == 0], raw[labels == 1]])
     cells = (labels == lit_group).astype(np.int64)
-    return cells.reshape(rows, cols), (0.5 + 0.5 * confidence).reshape(rows, cols)
+    return LightsReading(
+        cells.reshape(rows, cols), (0.5 + 0.5 * confidence).reshape(rows, cols), lit_by
+    )
 
 
 def read_with_look(features: np.ndarray, look: Look) -> tuple[np.ndarray, np.ndarray]:
