@@ -14,6 +14,7 @@ from functools import cached_property
 import cv2
 import numpy as np
 
+from ..colour import L_STORED
 from ..grid import Grid
 
 #: Cells are rectified at this many pixels a side.
@@ -47,7 +48,7 @@ def cell_features(
     n = inner.shape[3]
     middle = np.partition(inner, [(n - 1) // 2, n // 2], axis=3)
     median = (middle[..., (n - 1) // 2].astype(np.float32) + middle[..., n // 2]) / 2
-    scale = np.array([100.0 / 255.0, 1.0, 1.0], dtype=np.float32)  # L* to 0..100
+    scale = np.array([1.0 / L_STORED, 1.0, 1.0], dtype=np.float32)  # onto the one scale
     median *= scale
     diff = inner.astype(np.float32)
     diff *= scale[:, None]

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from ..colour import L_STORED
 from .cells import CELL_PX
 from .glyphs import HOLLOW
 
@@ -95,7 +96,7 @@ def ink_maps(
         stack = stack[cells]
     lab = cv2.cvtColor(stack.reshape(-1, size, 3), cv2.COLOR_BGR2LAB).astype(np.float32)
     lab = lab.reshape(stack.shape)
-    lab[..., 0] *= 100.0 / 255.0
+    lab[..., 0] /= L_STORED  # onto the one colour scale
     inset = int(round(TEMPLATE_INSET * size))
     middle = lab[:, inset : size - inset, inset : size - inset]
     own = np.median(middle.reshape(len(lab), -1, 3), axis=1)
