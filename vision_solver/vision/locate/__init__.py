@@ -126,8 +126,9 @@ def _best_lattice(
         if found is not None:
             return _Search(None, True, found)
         framed = None
-    page = on_scale(commonest_colour(lab))
-    for stage, found in enumerate(candidate_stages(lab, regions, gradient, flat)):
+    page8 = commonest_colour(lab)  # the page, as 8-bit Lab and on the one scale
+    page = on_scale(page8)
+    for stage, found in enumerate(candidate_stages(lab, regions, gradient, flat, page8)):
         blobs = distinct(blobs + found)
         pool = Pool(blobs)
         lattices = [lat for lat in (lattice_from(g, pool) for g in size_groups(blobs)) if lat]

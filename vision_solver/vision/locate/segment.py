@@ -175,9 +175,9 @@ def commonest_colour(lab: np.ndarray) -> np.ndarray:
     return np.array([mode >> 10, (mode >> 5) & 31, mode & 31], dtype=np.uint8) * 8 + 4
 
 
-def _backdrop_mask(lab: np.ndarray) -> np.ndarray | None:
-    """0/255 mask of the image's commonest colour (within a few Lab units), if it is common."""
-    centre = commonest_colour(lab)
+def _backdrop_mask(lab: np.ndarray, centre: np.ndarray) -> np.ndarray | None:
+    """0/255 mask of the image's commonest colour ``centre`` (within a few Lab units),
+    if it is common."""
     near = cv2.inRange(
         lab,
         np.clip(centre.astype(int) - BACKDROP_BOX, 0, 255).astype(np.uint8),
@@ -204,14 +204,15 @@ def candidate_stages(
     regions: list[Regions] | None = None,
     gradient: np.ndarray | None = None,
     flat: np.ndarray | None = None,
+    page: np.ndarray | None = None,
 ) -> Iterator[list[Blob]]:
     """Cell-like blobs of a Lab work image, cheapest segmentation first.
 
     Objects on the backdrop come first, then flat regions (strictly, then
     loosely flat), then colour clusters and salient objects.  The strictly
     flat regions themselves (cell-like or not) are appended to ``regions``
-    when it is given.  ``gradient`` is ``lab_gradient(lab)`` and ``flat``
-    ``flat_mask(gradient)``, when known.
+    when it is given.  ``gradient`` is ``lab_gradient(lab)``, ``flat``
+    ``flat_mask(gradient)`` and ``page`` ``commonest_colour(lab)``, when known.
     """
     h, w = lab.shape[:2]
     min_area = max(6, int(h * w * 4e-6))
@@ -221,7 +222,7 @@ def candidate_stages(
 
     # 1. Whatever stands out from the commonest colour (the backdrop): on most
     # boards these are the tiles, a tile with a glyph on it as one blob.
-    backdrop = _backdrop_mask(lab)
+    backdrop = _backdrop_mask(lab, commonest_colour(lab) if page is None else page)
     if backdrop is None:
         yield []
     else:
