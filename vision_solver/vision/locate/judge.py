@@ -11,7 +11,7 @@ import numpy as np
 
 from ..colour import SAME_COLOUR, SAME_PAINT, on_scale
 from ..geometry import apply_homography
-from .cellsample import on_image
+from .cellsample import RING, cell_points, on_image
 from .lattice import Lattice
 from .segment import Blob
 
@@ -111,18 +111,25 @@ def page_pattern(lattice: Lattice, lab: np.ndarray, page: np.ndarray) -> bool:
 
     Its cells are one colour (PAGE_ALIKE of them within SAME_COLOUR of their
     median; the rest are what lies on the page: a title, the board's edge),
-    that colour is the page's (``page``: the image's commonest colour), and
-    the lines between its cells are faint: within FAINT_LINE of the cells.
-    A board's cells stand out from the page, or differ from one another (two
-    states, four turns), or are set apart by lines meant to be seen.
+    that colour is the page's (``page``: the image's commonest colour), the
+    cells are plain inside (no mark: a glyph's tile may average to the page's
+    colour), and the lines between its cells are faint: within FAINT_LINE of
+    the cells.  A board's cells stand out from the page, or differ from one
+    another (two states, four turns), or carry marks, or are set apart by
+    lines meant to be seen.
     """
-    if _standing_out(lattice):
-        return False  # objects that stand out from the page are not the page
     colours = np.array([b.colour for b in lattice.members.values()], dtype=np.float64)
     median = np.median(colours, axis=0)
     alike = np.linalg.norm(colours - median, axis=1) < SAME_COLOUR
     if alike.mean() < PAGE_ALIKE or np.linalg.norm(median - page) >= SAME_COLOUR:
         return False
+    ring = cell_points(lattice, list(lattice.members), RING)
+    whole = on_image(ring, lab.shape)
+    if whole.any():
+        samples = on_scale(lab[ring[whole][..., 1], ring[whole][..., 0]])  # (cells, points, 3)
+        spread = np.linalg.norm(samples - np.median(samples, axis=1, keepdims=True), axis=2)
+        if np.median(spread.max(axis=1)) >= SAME_COLOUR:
+            return False  # the cells carry marks: a board's
     # half-way between each member and its right and lower neighbours
     keys = np.array(list(lattice.members), dtype=np.float64)
     between = np.concatenate([keys[:, ::-1] + (0.5, 0.0), keys[:, ::-1] + (0.0, 0.5)])
