@@ -127,7 +127,7 @@ def _other(cells: np.ndarray, puzzle: str) -> np.ndarray:
 
 
 @pytest.mark.parametrize("family", FAMILIES)
-@pytest.mark.parametrize(("seed", "tilt"), [(1, 0.0), (2, 0.0), (3, 0.2)])
+@pytest.mark.parametrize(("seed", "tilt"), [(1, 0.0), (3, 0.2)])
 def test_other_cells_change_pixels_on_the_board_only_and_in_every_cell(family, seed, tilt):
     """The same look with every cell changed differs inside the corners' quad, in each cell."""
     scene = wild_scene(seed, family, tilt=tilt)
@@ -136,13 +136,12 @@ def test_other_cells_change_pixels_on_the_board_only_and_in_every_cell(family, s
     changed = np.abs(scene.image.astype(int) - other.image.astype(int)).max(axis=2) > 40
     rows, cols = scene.cells.shape
     pitch = np.linalg.norm(scene.corners[1] - scene.corners[0]) / cols
-    quad = scene.corners.astype(np.float32).reshape(-1, 1, 2)
-    ys, xs = np.nonzero(changed)
-    assert len(xs) > 0
-    worst = min(
-        cv2.pointPolygonTest(quad, (float(x), float(y)), True) for x, y in zip(xs, ys, strict=True)
-    )
-    assert worst >= -0.45 * pitch  # a glow may bleed a little past the grid
+    board = np.zeros(changed.shape, np.uint8)
+    cv2.fillPoly(board, [np.round(scene.corners).astype(np.int32)], 1)
+    reach = int(np.ceil(0.45 * pitch))  # a glow may bleed a little past the grid
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1))
+    near = cv2.dilate(board, kernel).astype(bool)
+    assert changed.any() and not (changed & ~near).any()
     # every cell changed, around its middle
     hom = cv2.getPerspectiveTransform(
         scene.corners.astype(np.float32),
@@ -270,6 +269,17 @@ def test_jitter_moves_glyphs_off_centre_and_nothing_else():
 
 
 # --- the reader on looks it never met (what benchmarks/unseen_looks.py scores) ------------------
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_one_board_reads_the_same_in_two_made_up_looks(family):
+    """A guard for the reader, on tuning-side seeds only (the scored side stays unseen)."""
+    states = 4 if PUZZLE_OF_FAMILY[family] == "arrows" else 2
+    cells = np.random.default_rng(3).integers(0, states, (6, 7))
+    for seed in (4, 8):
+        reading = read_board(wild_scene(seed, family, cells=cells).image, looks=[])
+        assert reading.puzzle == PUZZLE_OF_FAMILY[family], seed
+        assert reading.cells.tolist() == cells.tolist(), seed
 
 
 def _faint_grid(image: np.ndarray, step: int, keep: tuple[int, int, int, int]) -> np.ndarray:
