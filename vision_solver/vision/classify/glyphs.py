@@ -151,6 +151,12 @@ def read_glyphs(glyphs: list[Glyph], rows: int, cols: int) -> tuple[np.ndarray, 
     return cells, np.array([g.confidence for g in glyphs]).reshape(rows, cols)
 
 
+def overlap(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Intersection over union of masks ``a`` and ``b`` (over their last two axes)."""
+    both = np.logical_and(a, b).sum(axis=(-2, -1))
+    return both / np.maximum(1, np.logical_or(a, b).sum(axis=(-2, -1)))
+
+
 def looks_like_glyphs(glyphs: list[Glyph]) -> bool:
     """Every cell carries the same clearly pointing glyph (up to rotation)."""
     canonical = []
@@ -167,12 +173,6 @@ def looks_like_glyphs(glyphs: list[Glyph]) -> bool:
     if np.median(extents) < GLYPH_EXTENT:
         return False
     stack = np.array(canonical) > 0
-
-    def overlap(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        """Intersection over union of each glyph in ``a`` with ``b``."""
-        both = np.logical_and(a, b).sum(axis=(1, 2))
-        return both / np.maximum(1, np.logical_or(a, b).sum(axis=(1, 2)))
-
     # A mark that looks the same turned a quarter (a dot, a ring, a square) points nowhere.
     if np.median(overlap(stack, np.rot90(stack, axes=(1, 2)))) > TURN_ALIKE:
         return False

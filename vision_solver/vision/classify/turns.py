@@ -24,11 +24,8 @@ import cv2
 import numpy as np
 
 from ..colour import L_STORED
-from .cells import CELL_PX
-from .glyphs import HOLLOW
+from .glyphs import HOLLOW, overlap
 
-#: Cells are compared at this many pixels a side.
-TURN_PX = CELL_PX
 #: The template is the middle of a cell, this share of it cut off each side
 #: (a tile's rim or the gap between tiles is the same in every turn), and
 #: it may be placed anywhere within the cell: a glyph drawn that far
@@ -170,8 +167,7 @@ def _align(
     Without a ``template``, the first is the map with the most typical ink;
     each round turns every map into the template's frame and averages them
     into the next one, until the turns no longer change (at most ``rounds``
-    times).  No template when
-    the maps are blank.
+    times).  No template when the maps are blank.
     """
     ink = np.array([float(_centre(m).mean()) for m in maps])
     if np.mean(ink >= BLANK) < TURNED_CELLS:
@@ -221,8 +217,8 @@ def pointing(mask: np.ndarray) -> tuple[int, float]:
     """
     ys, xs = np.nonzero(mask)
     box = mask[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1].astype(bool)
-    across = _overlap(box, box[:, ::-1])  # symmetric about a vertical line: up or down
-    down = _overlap(box, box[::-1, :])  # about a horizontal one: left or right
+    across = float(overlap(box, box[:, ::-1]))  # symmetric about a vertical line: up or down
+    down = float(overlap(box, box[::-1, :]))  # about a horizontal one: left or right
     vertical = across >= down
     axis = np.array([0.0, -1.0]) if vertical else np.array([1.0, 0.0])  # (x, y): up, right
     ink = np.column_stack([xs, ys]).astype(np.float64)
@@ -240,11 +236,6 @@ def pointing(mask: np.ndarray) -> tuple[int, float]:
     forward = along >= 0
     direction = (0 if forward else 2) if vertical else (1 if forward else 3)
     return direction, float(abs(across - down))
-
-
-def _overlap(a: np.ndarray, b: np.ndarray) -> float:
-    """Intersection over union of two masks of one shape."""
-    return float(np.logical_and(a, b).sum() / max(1, np.logical_or(a, b).sum()))
 
 
 def _ink_mask(cell: np.ndarray) -> np.ndarray | None:
