@@ -50,17 +50,25 @@ def read_image(path: str | Path) -> np.ndarray:
         data = path.read_bytes()
     except OSError as exc:
         raise ImageError(f"{path}: cannot read ({exc.strerror})") from None
+    return decode_image(data, str(path))
+
+
+def decode_image(data: bytes, source: str = "image") -> np.ndarray:
+    """Decode an image held in memory (an upload, a file's bytes) as 8-bit BGR.
+
+    ``source`` names the image in error messages (a path, an upload's name).
+    """
     if not data:
-        raise ImageError(f"{path}: empty file")
+        raise ImageError(f"{source}: empty file")
     # A JPEG (a phone's photo) may be stored sideways with an EXIF orientation
     # tag: decode it upright, as a viewer shows it.  Other files keep their
     # depth and alpha (IMREAD_UNCHANGED reads no orientation).
     flags = cv2.IMREAD_COLOR if data.startswith(b"\xff\xd8") else cv2.IMREAD_UNCHANGED
     image = cv2.imdecode(np.frombuffer(data, dtype=np.uint8), flags)
     if image is None or image.size == 0:
-        raise ImageError(f"{path}: not an image, or truncated")
+        raise ImageError(f"{source}: not an image, or truncated")
     if _truncated(data):
-        raise ImageError(f"{path}: truncated image file")
+        raise ImageError(f"{source}: truncated image file")
     return to_bgr8(image)
 
 
