@@ -8,6 +8,7 @@ import OpenCV lazily, so ``boardsolve solve`` starts without it.
 from __future__ import annotations
 
 import json
+import os
 import sys
 from enum import StrEnum
 from pathlib import Path
@@ -17,14 +18,47 @@ import typer
 from typer.core import TyperGroup
 
 from .boardtext import NOTATIONS
-from .errors import BoardNotFound, BoardSolveError, Unsolvable
+from .errors import BoardInputError, BoardNotFound, BoardSolveError, Unsolvable
 from .rules import PRESETS, PuzzleKind, Rule
 
 EXIT_SOLVED, EXIT_UNSOLVABLE, EXIT_BAD_INPUT = 0, 1, 2
+#: Exit status after Ctrl-C (128 + SIGINT, as shells report it).
+EXIT_INTERRUPTED = 130
+#: The largest board file ``solve`` reads (a 3000 x 3000 board is 9 MB).
+MAX_BOARD_BYTES = 64 * 1024 * 1024
+
+
+def unexpected_message(exc: BaseException) -> str:
+    """One line for an error no check caught (out of memory, a library's own failure)."""
+    if isinstance(exc, MemoryError):
+        return "out of memory (the input is too large to handle)"
+    detail = " ".join(str(exc).split()) or "no details"
+    if len(detail) > 200:
+        detail = detail[:199] + "…"
+    return f"unexpected {type(exc).__name__}: {detail}"
 
 
 class _ImageByDefault(TyperGroup):
-    """``boardsolve IMAGE ...`` means ``boardsolve image IMAGE ...``."""
+    """``boardsolve IMAGE ...`` means ``boardsolve image IMAGE ...``.
+
+    It is also the last resort for errors nobody expected: one ``Error:``
+    line and exit 2, never a traceback (``BOARDSOLVE_DEBUG=1`` shows it).
+    """
+
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            typer.echo("Error: interrupted", err=True)
+            raise typer.Exit(EXIT_INTERRUPTED) from None
+        except Exception as exc:  # noqa: BLE001  (the last resort: one line, no traceback)
+            # typer's (and click's) own exits and usage errors pass through as they are
+            if type(exc).__module__.split(".")[0] in ("typer", "click"):
+                raise
+            if os.environ.get("BOARDSOLVE_DEBUG"):
+                raise
+            typer.echo(f"Error: {unexpected_message(exc)}", err=True)
+            raise typer.Exit(EXIT_BAD_INPUT) from None
 
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
         if (
@@ -173,20 +207,19 @@ def build_rule(
         fail(str(exc))
 
 
-def _read_text(board: str) -> str:
+def _read_text(board: str, what: str = "a board file") -> str:
+    """A text file's contents (``-``: stdin), or one Error line."""
+    from .files import read_regular_file
+
     if board == "-":
-        return sys.stdin.read()
-    path = Path(board)
-    if not path.exists():
-        fail(f"{board}: no such file")
-    if path.is_dir():
-        fail(f"{board}: is a directory, not a board file")
+        return sys.stdin.read().removeprefix("\ufeff")
     try:
-        return path.read_text(encoding="utf-8")
+        data = read_regular_file(board, limit=MAX_BOARD_BYTES, what=what, error=BoardInputError)
+        return data.decode("utf-8-sig")
     except UnicodeDecodeError:
         fail(f"{board}: not a text file (not UTF-8)")
-    except OSError as exc:
-        fail(f"{board}: cannot read ({exc.strerror})")
+    except BoardInputError as exc:
+        fail(str(exc))
 
 
 def _chosen_format(json_flag: bool, fmt: OutputFormat) -> OutputFormat:
@@ -352,6 +385,17 @@ def _parse_corners(text: str | None) -> Any:
     return np.array(points)
 
 
+def load_models(models: Path | None) -> Any:
+    """The looks, with a warning line for each learned look file left out."""
+    from .vision.looks import load_looks
+
+    skipped: list[str] = []
+    looks = load_looks(models, skipped)
+    for message in skipped:
+        typer.echo(f"warning: look skipped: {message}", err=True)
+    return looks
+
+
 def _format_cells(cells: Any, puzzle: PuzzleKind) -> str:
     from .boardtext import format_grid
 
@@ -370,14 +414,14 @@ def _read(
     """Image and board reading, or one Error line."""
     from .vision.grid import parse_size
     from .vision.imageio import read_image
-    from .vision.looks import load_looks
     from .vision.pipeline import read_board
 
+    _check_image_path(image_path)
     points = _parse_corners(corners)
     if points is not None and size is None:
         fail("--corners needs --size RxC too (the board's rows and columns)")
     try:
-        looks = load_looks(models)
+        looks = load_models(models)
         image = read_image(image_path)
         reading = read_board(
             image,
@@ -411,13 +455,32 @@ def _lit_note(reading: Any, lit: Lit | None) -> str | None:
     return None if lit is not None else LIT_NOTES.get(reading.lit_by)
 
 
+def _check_image_path(image_path: str) -> None:
+    """One Error line for an input that is missing or a folder, before anything else."""
+    source = Path(image_path)
+    if source.is_dir():
+        fail(f"{image_path}: is a directory, not an image (boardsolve batch reads folders)")
+    if not source.exists():
+        fail(f"{image_path}: no such file")
+
+
 def _overlay_path(image_path: str, out: Path | None) -> Path:
+    from .vision.imageio import can_write_image
+
+    _check_image_path(image_path)
     source = Path(image_path)
     target = out if out is not None else source.with_name(f"{source.stem}.solved.png")
     if target.exists() and target.resolve() == source.resolve():
         fail(f"{target}: refusing to overwrite the input image")
+    if target.is_dir():
+        fail(f"{target}: is a directory; --out names the overlay file")
     if not target.parent.exists():
         fail(f"{target.parent}: no such folder for the overlay")
+    if not can_write_image(target):
+        fail(
+            f"{target}: cannot write an image as {target.suffix or 'no extension'!r}; "
+            "name it .png, .jpg, .webp, .bmp or .tif"
+        )
     return target
 
 
@@ -627,13 +690,17 @@ def learn(
     from .vision.looks import save_look
     from .vision.pipeline import learn_board
 
+    _check_image_path(image)
     text = (
-        Path(cells).read_text(encoding="utf-8")
-        if Path(cells).is_file()
+        _read_text(cells, "a board file").replace("\r", "")
+        if Path(cells).exists()
         else cells.replace(",", "\n")
     )
     try:
         parsed = parse_board(text)
+    except BoardSolveError as exc:
+        fail(f"--cells: {exc}")
+    try:
         picture = read_image(image)
     except BoardSolveError as exc:
         fail(str(exc))
@@ -647,7 +714,10 @@ def learn(
         fail(f"{image}: no board found ({exc}); --corners places it by hand")
     except BoardSolveError as exc:
         fail(str(exc))
-    path = save_look(look, models)
+    try:
+        path = save_look(look, models)
+    except BoardSolveError as exc:
+        fail(str(exc))
     rows, cols = parsed.cells.shape
     typer.echo(f"learned look {name!r} ({puzzle} read by {look.reader}, {rows}x{cols}): {path}")
     wrong = np.argwhere(read_back != parsed.cells)
@@ -658,6 +728,40 @@ def learn(
         typer.echo(f"warning: it misreads cells {listed}{more} (row, col from 0)")
 
 
+def quiet_native_stderr() -> None:
+    """Send what C libraries print on file descriptor 2 to the null device.
+
+    libpng ("PNG input buffer is incomplete"), libjpeg ("Corrupt JPEG data"),
+    ffmpeg ("moov atom not found") and OpenCV's log write straight to the
+    process's stderr beside our one ``Error:`` line; Python's ``sys.stderr``
+    (our lines, progress, warnings) keeps the real stderr on a copy of the
+    descriptor.  Child processes (batch workers) inherit the quiet one.
+    ``BOARDSOLVE_DEBUG=1`` leaves stderr alone.
+    """
+    if os.environ.get("BOARDSOLVE_DEBUG"):
+        return
+    try:
+        sys.stderr.flush()
+        real = os.dup(2)
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, 2)
+        os.close(null)
+    except (OSError, ValueError, AttributeError):
+        return
+    encoding = getattr(sys.stderr, "encoding", None) or "utf-8"
+    sys.stderr = os.fdopen(real, "w", buffering=1, encoding=encoding, errors="backslashreplace")
+
+
 def main() -> None:
     """Console-script entry point."""
-    app()
+    quiet_native_stderr()
+    try:
+        app()
+    except KeyboardInterrupt:
+        print("Error: interrupted", file=sys.stderr)
+        sys.exit(EXIT_INTERRUPTED)
+    except Exception as exc:  # noqa: BLE001  (anything the group's handler did not see)
+        if os.environ.get("BOARDSOLVE_DEBUG"):
+            raise
+        print(f"Error: {unexpected_message(exc)}", file=sys.stderr)
+        sys.exit(EXIT_BAD_INPUT)
