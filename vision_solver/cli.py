@@ -598,64 +598,172 @@ def detect(
 
 @app.command()
 def batch(
-    inputs: Annotated[list[Path], typer.Argument(help="Images, folders of images, or videos.")],
+    inputs: Annotated[
+        list[str], typer.Argument(help="Images, videos, folders (searched recursively) or globs.")
+    ],
     out_dir: Annotated[
         Path | None,
-        typer.Option("--out-dir", help="Folder for the overlays (default: beside each input)."),
+        typer.Option(
+            "--out-dir",
+            help="Folder for the overlays, made if missing, with the inputs' folders mirrored "
+            "in it (default: beside each input).",
+        ),
     ] = None,
+    report: Annotated[
+        Path | None,
+        typer.Option(
+            "--report",
+            help="Write every row to FILE as it comes: .jsonl (one JSON object a line) or .csv.",
+        ),
+    ] = None,
+    workers: Annotated[
+        int | None,
+        typer.Option(
+            "--workers", "-j", help="Processes reading inputs (default: the cores).", min=1
+        ),
+    ] = None,
+    resume: Annotated[
+        bool,
+        typer.Option("--resume", help="Skip the inputs already in --report and add to it."),
+    ] = False,
     every: Annotated[
-        float, typer.Option("--every", help="Seconds between video frames read.", min=0.01)
-    ] = 1.0,
+        float, typer.Option("--every", help="Seconds between video frames looked at.", min=0.01)
+    ] = 0.2,
+    video_out: Annotated[
+        bool,
+        typer.Option(
+            "--video-out",
+            help="Write each video again as <stem>.solved.mp4 with the answer drawn on the "
+            "board while it stays the same.",
+        ),
+    ] = False,
     puzzle: ImagePuzzleOption = ImagePuzzle.auto,
     models: ModelsOption = None,
     lit: LitOption = None,
-    json_output: JsonOption = False,
+    json_output: Annotated[
+        bool,
+        typer.Option(
+            "--json",
+            help="Print JSON lines: one object per row (per image, per video board), "
+            "errors included; the summary goes to stderr.",
+        ),
+    ] = False,
     quiet: QuietOption = False,
 ) -> None:
     """Solve every board in folders of screenshots and in video captures.
 
     Each image gets an overlay <stem>.solved.png; a video gets one overlay per
-    distinct board it shows (<stem>.t<seconds>.solved.png). Prints a table
-    (or one JSON object per board with --json). Exit 0 when every input was
-    read, 1 when some board was unsolvable, 2 when some input could not be read.
+    distinct board it shows (<stem>.t<seconds>.solved.png).  Every input gets
+    a row (status solved, unsolvable, no-board or error), printed as it comes,
+    then a summary.  Exit 0 when every board was solved, 1 when some board was
+    unsolvable or not found, 2 when some input could not be read, 130 when
+    stopped with Ctrl-C (what was done is kept; --resume goes on from there).
 
-    Example: boardsolve batch captures/ gameplay.mp4 --out-dir solved/
+    Example: boardsolve batch captures/ gameplay.mp4 --out-dir solved/ --report solved/report.csv
     """
-    from .vision.batch import collect_inputs, run_batch
+    import time
 
-    if out_dir is not None and not out_dir.is_dir():
-        fail(f"{out_dir}: no such folder")
+    from .vision.batch import BatchOptions, Report, collect_inputs, plan_inputs, run_inputs
+
+    if resume and report is None:
+        fail("--resume needs --report FILE (the report of the batch to go on with)")
     try:
-        files = collect_inputs(inputs)
+        collected = collect_inputs(inputs, [p for p in (out_dir, report) if p is not None])
     except BoardSolveError as exc:
         fail(str(exc))
-    rows = run_batch(
-        files,
-        out_dir=out_dir,
-        every=every,
+    if out_dir is not None:
+        try:
+            out_dir.mkdir(parents=True, exist_ok=True)
+        except (FileExistsError, NotADirectoryError):
+            fail(f"--out-dir {out_dir}: is a file, not a folder")
+        except OSError as exc:
+            fail(f"--out-dir {out_dir}: cannot make the folder ({exc.strerror})")
+    if collected.left_out:
+        shown = ", ".join(str(p) for p in collected.left_out[:5])
+        more = f" and {len(collected.left_out) - 5} more" if len(collected.left_out) > 5 else ""
+        typer.echo(
+            f"note: left out {len(collected.left_out)} file(s) that are not images or videos: "
+            f"{shown}{more}",
+            err=True,
+        )
+    load_models(models)  # a warning line for each bad look file, once
+    options = BatchOptions(
         puzzle=puzzle.value,
-        models=models,
-        progress=not quiet and not json_output,
         lit=(lit or Lit.light).value,
+        models=None if models is None else str(models),
+        every=every,
+        video_out=video_out,
     )
-    if json_output:
-        for row in rows:
-            typer.echo(json.dumps(row))
-    else:
-        from rich.console import Console
-        from rich.table import Table
-
-        table = Table("input", "board", "clicks", "status", "overlay")
-        for row in rows:
-            board = f"{row['rows']}x{row['cols']}" if row.get("rows") else ""
-            clicks = "" if row.get("moves") is None else str(row["moves"])
-            table.add_row(row["input"], board, clicks, row["status"], row.get("overlay", ""))
-        Console().print(table)
-    statuses = {row["status"] for row in rows}
-    if any(st.startswith("error") for st in statuses):
+    try:
+        sink = Report(report, resume) if report is not None else None
+    except BoardSolveError as exc:
+        fail(str(exc))
+    items = plan_inputs(collected.files, out_dir)
+    if sink is not None and sink.done:
+        skipped = sum(item.path in sink.done for item in items)
+        items = [item for item in items if item.path not in sink.done]
+        typer.echo(f"resume: {skipped} input(s) already in {report}, skipped", err=True)
+    counts = dict.fromkeys(("solved", "unsolvable", "no-board", "error"), 0)
+    started = time.perf_counter()
+    done = 0
+    interrupted = False
+    progress = _batch_progress(len(items), quiet)
+    results = run_inputs(items, options, workers or os.cpu_count() or 1)
+    try:
+        for rows in results:
+            done += 1
+            for row in rows:
+                counts[row["status"]] = counts.get(row["status"], 0) + 1
+                if sink is not None:
+                    sink.write(row)
+                typer.echo(json.dumps(row) if json_output else _row_line(row))
+            if progress is not None:
+                progress.update(progress.task_ids[0], advance=1)
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        results.close()
+        if progress is not None:
+            progress.stop()
+        if sink is not None:
+            sink.close()
+    elapsed = time.perf_counter() - started
+    listed = ", ".join(f"{n} {status}" for status, n in counts.items())
+    rate = done / elapsed if elapsed > 0 else 0.0
+    stopped = f" (stopped by Ctrl-C; {len(items) - done} not read)" if interrupted else ""
+    typer.echo(
+        f"summary: {done} input(s), {listed}; {elapsed:.1f} s, {rate:.2f} images/s{stopped}",
+        err=json_output or interrupted,
+    )
+    if interrupted:
+        raise typer.Exit(EXIT_INTERRUPTED)
+    if counts["error"]:
         raise typer.Exit(EXIT_BAD_INPUT)
-    if "unsolvable" in statuses:
+    if counts["unsolvable"] or counts["no-board"]:
         raise typer.Exit(EXIT_UNSOLVABLE)
+
+
+def _batch_progress(total: int, quiet: bool) -> Any:
+    """A progress bar on stderr, only when stderr is a terminal (never in a pipe or file)."""
+    if quiet or not sys.stderr.isatty():
+        return None
+    from rich.console import Console
+    from rich.progress import Progress
+
+    progress = Progress(console=Console(stderr=True), transient=True)
+    progress.add_task("reading boards", total=total)
+    progress.start()
+    return progress
+
+
+def _row_line(row: dict[str, Any]) -> str:
+    """One batch row as a line of text: status, board, clicks, the full path, the overlay."""
+    where = row["path"] if row["time"] is None else f"{row['path']}@{row['time']:.1f}s"
+    board = row["board"]
+    size = f"{board['rows']}x{board['cols']}" if board else "-"
+    clicks = "-" if row["moves"] is None else str(row["moves"])
+    tail = row["overlay"] or (row["error"] or "").removeprefix(f"{row['path']}: ")
+    return f"{row['status']:<10} {size:>7} {clicks:>6}  {where}  {tail}"
 
 
 @app.command()
