@@ -361,6 +361,7 @@ class BoardTracker:
         self.looks = looks
         self.current: _Seen | None = None
         self.pending: np.ndarray | None = None  # cell means of a changed picture, to settle
+        self.pending_at: tuple[int, float] = (0, 0.0)  # the frame and second it changed
         self.failed_thumb: np.ndarray | None = None  # the picture where no board was found
         self.last_error: BaseException | None = None
         self.locates = 0
@@ -385,11 +386,13 @@ class BoardTracker:
         settled = self.pending is not None and (
             float(np.abs(cells - self.pending).max()) <= CELL_CHANGE
         )
+        if self.pending is None:
+            self.pending_at = (index, seconds)
         self.pending = cells
         if not settled:
             return []
         self.pending = None
-        return self._locate(frame, index, seconds, _thumbnail(frame))
+        return self._locate(frame, *self.pending_at, _thumbnail(frame))
 
     def _cells(self, frame: np.ndarray, grid: Any) -> np.ndarray:
         region = grid.rectify(frame, cell_px=self.CELL_PX, gray=True)
@@ -499,6 +502,7 @@ def _process_video(
         if writer is not None and writer_tmp is not None:
             writer.release()
             writer = None
+            os.chmod(writer_tmp, 0o644)  # mkstemp made it owner-only
             os.replace(writer_tmp, f"{item.overlay_base}.solved.mp4")
             writer_tmp = None
     finally:
