@@ -708,7 +708,9 @@ def batch(
     done = 0
     interrupted = False
     progress = _batch_progress(len(items), quiet)
-    results = run_inputs(items, options, workers or os.cpu_count() or 1)
+    if workers is None:  # the cores, but a process only for every two inputs (start-up)
+        workers = max(1, min(os.cpu_count() or 1, len(items) // 2))
+    results = run_inputs(items, options, workers)
     try:
         for rows in results:
             done += 1

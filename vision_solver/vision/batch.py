@@ -72,6 +72,9 @@ CELL_CHANGE = 12.0
 #: The whole picture (a small grey thumbnail) counts as changed past this mean difference;
 #: used only while no board is in view, to try locating again.
 PICTURE_CHANGE = 6.0
+#: While no board is in view, locate again at least this often (seconds), in case one
+#: appeared in too small a part of the picture to change it much.
+RETRY_LOCATE = 2.0
 
 
 @dataclass(frozen=True)
@@ -363,14 +366,17 @@ class BoardTracker:
         self.pending: np.ndarray | None = None  # cell means of a changed picture, to settle
         self.pending_at: tuple[int, float] = (0, 0.0)  # the frame and second it changed
         self.failed_thumb: np.ndarray | None = None  # the picture where no board was found
+        self.failed_at = 0.0  # and when
         self.last_error: BaseException | None = None
         self.locates = 0
 
     def look(self, frame: np.ndarray, index: int, seconds: float) -> list[dict[str, Any]]:
         if self.current is None:
             thumb = _thumbnail(frame)
-            if self.failed_thumb is not None and (
-                float(np.abs(thumb - self.failed_thumb).mean()) <= PICTURE_CHANGE
+            if (
+                self.failed_thumb is not None
+                and seconds - self.failed_at < RETRY_LOCATE
+                and float(np.abs(thumb - self.failed_thumb).mean()) <= PICTURE_CHANGE
             ):
                 return []
             return self._locate(frame, index, seconds, thumb)
@@ -408,6 +414,7 @@ class BoardTracker:
             reading = read_board(frame, self.options.puzzle, looks=self.looks, lit=self.options.lit)  # type: ignore[arg-type]
         except BoardSolveError as exc:
             self.current, self.failed_thumb, self.last_error = None, thumb, exc
+            self.failed_at = seconds
             return [self.finish(previous)] if previous is not None else []
         self.failed_thumb = None
         if (
