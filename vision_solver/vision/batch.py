@@ -25,11 +25,15 @@ settled for one more look.
 
 from __future__ import annotations
 
+import csv
 import glob
+import io
+import json
 import multiprocessing
 import os
 import signal
 import stat
+import tempfile
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -40,7 +44,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from ..errors import BoardNotFound, BoardSolveError, ImageError
+from ..errors import BoardInputError, BoardNotFound, BoardSolveError, ImageError
 from .imageio import MAX_IMAGE_PIXELS, read_image, to_bgr8, write_image
 from .looks import Look, load_looks
 from .pipeline import BoardReading, ImageAnswer, read_board, rule_for, solve_image
@@ -144,8 +148,6 @@ def collect_inputs(paths: list[str | Path], skip: Sequence[str | Path] = ()) -> 
     Raises ``BoardInputError`` for a path that does not exist and matches
     nothing, or when there is nothing to read.
     """
-    from ..errors import BoardInputError
-
     collected = Collected([])
     skipped = {os.path.realpath(p) for p in skip}
     for item in paths:
@@ -532,8 +534,6 @@ def _process_video(
 
 def _open_writer(item: BatchInput, frame: np.ndarray, fps: float) -> tuple[cv2.VideoWriter, str]:
     """A video writer on an exclusively created temporary file beside the target."""
-    import tempfile
-
     target = Path(f"{item.overlay_base}.solved.mp4")
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".partial.mp4", dir=target.parent)
@@ -601,11 +601,6 @@ class Report:
     """
 
     def __init__(self, path: Path, resume: bool = False):
-        import csv
-        import json
-
-        from ..errors import BoardInputError
-
         self.path = path
         self.csv = path.suffix.lower() == ".csv"
         if path.suffix.lower() not in REPORT_SUFFIXES:
@@ -618,7 +613,6 @@ class Report:
             self.handle = open(path, mode, encoding="utf-8", newline="")  # noqa: SIM115
         except OSError as exc:
             raise BoardInputError(f"--report {path}: cannot write ({exc.strerror})") from None
-        self._json = json
         self.writer = csv.DictWriter(self.handle, ROW_FIELDS) if self.csv else None
         if self.writer is not None and self.handle.tell() == 0:
             self.writer.writeheader()
@@ -628,14 +622,14 @@ class Report:
         if self.writer is not None:
             self.writer.writerow(
                 {
-                    key: self._json.dumps(value)
+                    key: json.dumps(value)
                     if isinstance(value, list | dict)
                     else ("" if value is None else value)
                     for key, value in row.items()
                 }
             )
         else:
-            self.handle.write(self._json.dumps(row) + "\n")
+            self.handle.write(json.dumps(row) + "\n")
         self.handle.flush()
 
     def close(self) -> None:
@@ -644,10 +638,6 @@ class Report:
 
 def _read_done(path: Path, as_csv: bool) -> set[str]:
     """The paths of the rows in a report; a last line cut short is cut off the file."""
-    import csv
-    import io
-    import json
-
     data = path.read_bytes()
     complete = data[: data.rfind(b"\n") + 1]
     if len(complete) != len(data):

@@ -183,8 +183,10 @@ def learn_board(
     """A new look named ``name`` learned from an image of a board whose ``cells`` are known.
 
     Returns the look and the board read back with it (-1 where nothing
-    reads the cells).  The board is found as by ``read_board``, with the
-    size of ``cells``; ``corners`` place it by hand.  Raises
+    reads the cells).  The board is found as by ``read_board`` and must
+    have the size of ``cells`` (else ``BoardInputError``: labels for another
+    board would teach the look wrong colours); ``corners`` place it by hand,
+    with the size of ``cells``.  Raises
     ``BoardNotFound``, ``BoardInputError`` or ``ImageError``.
     """
     if not isinstance(image, np.ndarray):
