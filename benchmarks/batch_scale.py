@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import sys
 import tempfile
 import time
@@ -45,11 +46,22 @@ def render_screenshots(folder: Path, count: int) -> list[Path]:
     return paths
 
 
+def _cpu_seconds() -> float:
+    """CPU time of this process and of its finished children (the workers, once joined)."""
+    own, children = (
+        resource.getrusage(resource.RUSAGE_SELF),
+        resource.getrusage(resource.RUSAGE_CHILDREN),
+    )
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
 def time_batch(paths: list[Path], out: Path, workers: int, options: BatchOptions) -> tuple:
+    """Wall seconds, CPU seconds (workers' start-up included) and the rows of one batch."""
     items = plan_inputs(paths, out)
+    cpu = _cpu_seconds()
     started = time.perf_counter()
     rows = [row for result in run_inputs(items, options, workers) for row in result]
-    return time.perf_counter() - started, rows
+    return time.perf_counter() - started, _cpu_seconds() - cpu, rows
 
 
 def main() -> None:
@@ -72,18 +84,25 @@ def main() -> None:
         )
         # one worker as each worker runs: one process, one OpenCV thread
         cv2.setNumThreads(1)
-        one_s, one_rows = time_batch(paths, workdir / "out1", 1, options)
-        two_s, two_rows = time_batch(paths, workdir / "out2", 2, options)
+        one_s, one_cpu, one_rows = time_batch(paths, workdir / "out1", 1, options)
+        two_s, two_cpu, two_rows = time_batch(paths, workdir / "out2", 2, options)
         same = [
             {k: v for k, v in r.items() if k not in ("seconds", "overlay")} for r in one_rows
         ] == [{k: v for k, v in r.items() if k not in ("seconds", "overlay")} for r in two_rows]
         solved = sum(row["status"] == "solved" for row in one_rows)
-        print(f"{'workers':>8s} {'seconds':>8s} {'images/s':>9s}")
-        print(f"{1:8d} {one_s:8.1f} {len(paths) / one_s:9.2f}")
-        print(f"{2:8d} {two_s:8.1f} {len(paths) / two_s:9.2f}")
+        print(f"{'workers':>8s} {'seconds':>8s} {'images/s':>9s} {'CPU s':>7s} {'CPU share':>10s}")
+        for workers, wall, cpu in ((1, one_s, one_cpu), (2, two_s, two_cpu)):
+            print(
+                f"{workers:8d} {wall:8.1f} {len(paths) / wall:9.2f} {cpu:7.1f} {cpu / wall:9.2f}c"
+            )
         print(
             f"speed-up with 2 workers: {one_s / two_s:.2f}x (target 1.8x); "
             f"{solved}/{len(paths)} solved; rows identical: {same}"
+        )
+        print(
+            "CPU share: cores this batch got on average; below the worker count, the machine "
+            f"was busy. On 2 idle cores the speed-up would be about {2 * one_cpu / two_cpu:.2f}x "
+            "(2 x the CPU of 1 worker / the CPU of 2)"
         )
 
     video_path = workdir / "played.mp4"
