@@ -140,7 +140,7 @@ def main() -> None:
         f"changes caught after {', '.join(f'{lag:.2f}' for lag in lags)} s "
         f"(worst {max(lags):.2f} s, target 0.5)"
     )
-    with_out = BatchOptions(models=options.models, every=0.2, video_out=True)
+    with_out = BatchOptions(models=options.models, every=0.2, video_out=True)  # beside it
     started = time.perf_counter()
     process_input(video_path, with_out)
     elapsed = time.perf_counter() - started

@@ -213,9 +213,10 @@ def test_each_board_of_a_played_video_is_solved_once_with_its_first_and_last_tim
 
 
 def test_video_out_draws_the_answer_while_the_board_stays_and_never_when_it_changed(played):
-    result = run("batch", played.path, "--video-out", "--json", "--quiet")
+    written = played.path.with_name("answered.mp4")
+    result = run("batch", played.path, "--video-out", written, "--json", "--quiet")
     assert result.exit_code == 0, result.output
-    written = played.path.with_name("played.solved.mp4")
+    assert not [p.name for p in played.path.parent.iterdir() if ".partial" in p.name]
     source, drawn = cv2.VideoCapture(str(played.path)), cv2.VideoCapture(str(written))
     changed = []
     for _ in range(played.frames):
@@ -231,3 +232,18 @@ def test_video_out_draws_the_answer_while_the_board_stays_and_never_when_it_chan
         assert changed[start + 2 : start + per_board] == [True] * (per_board - 2)
         if start:
             assert changed[start] is False
+
+
+def test_video_out_names_one_file_for_one_video_only(played, tmp_path):
+    second = tmp_path / "second.avi"
+    shutil.copy(played.path, second)
+    result = run("batch", played.path, second, "--video-out", tmp_path / "x.mp4", "--quiet")
+    assert result.exit_code == 2
+    assert result.stderr == (
+        f"Error: --video-out {tmp_path / 'x.mp4'}: one file, but there are 2 videos; "
+        "give a folder\n"
+    )
+    folder = tmp_path / "answered"
+    result = run("batch", played.path, second, "--video-out", folder, "--quiet", "--workers", "1")
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in folder.iterdir()) == ["played.solved.mp4", "second.solved.mp4"]

@@ -630,13 +630,14 @@ def batch(
         float, typer.Option("--every", help="Seconds between video frames looked at.", min=0.01)
     ] = 0.2,
     video_out: Annotated[
-        bool,
+        Path | None,
         typer.Option(
             "--video-out",
-            help="Write each video again as <stem>.solved.mp4 with the answer drawn on the "
-            "board while it stays the same.",
+            help="Write the capture again with the answer drawn on the board while it stays "
+            "the same: FILE.mp4 for one video, or a folder (made if missing) for several "
+            "(<stem>.solved.mp4 in it).",
         ),
-    ] = False,
+    ] = None,
     puzzle: ImagePuzzleOption = ImagePuzzle.auto,
     models: ModelsOption = None,
     lit: LitOption = None,
@@ -692,13 +693,12 @@ def batch(
         lit=(lit or Lit.light).value,
         models=None if models is None else str(models),
         every=every,
-        video_out=video_out,
     )
     try:
         sink = Report(report, resume) if report is not None else None
     except BoardSolveError as exc:
         fail(str(exc))
-    items = plan_inputs(collected.files, out_dir)
+    items = _with_video_out(plan_inputs(collected.files, out_dir), video_out)
     if sink is not None and sink.done:
         skipped = sum(item.path in sink.done for item in items)
         items = [item for item in items if item.path not in sink.done]
@@ -743,6 +743,47 @@ def batch(
         raise typer.Exit(EXIT_BAD_INPUT)
     if counts["unsolvable"] or counts["no-board"]:
         raise typer.Exit(EXIT_UNSOLVABLE)
+
+
+def _with_video_out(items: list[Any], video_out: Path | None) -> list[Any]:
+    """The inputs with where each video is written again (``--video-out``), or one Error line."""
+    from dataclasses import replace
+
+    if video_out is None:
+        return items
+    videos = [index for index, item in enumerate(items) if item.is_video]
+    if not videos:
+        typer.echo(f"note: --video-out {video_out}: no videos among the inputs", err=True)
+        return items
+    items = list(items)
+    if video_out.suffix.lower() == ".mp4":
+        if len(videos) > 1:
+            fail(
+                f"--video-out {video_out}: one file, but there are {len(videos)} videos; "
+                "give a folder"
+            )
+        if not video_out.parent.is_dir():
+            fail(f"{video_out.parent}: no such folder for --video-out")
+        items[videos[0]] = replace(items[videos[0]], video_out=str(video_out))
+        return items
+    if video_out.suffix:
+        fail(f"--video-out {video_out}: name a .mp4 file, or a folder")
+    try:
+        video_out.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        fail(f"--video-out {video_out}: is a file, not a folder")
+    except OSError as exc:
+        fail(f"--video-out {video_out}: cannot make the folder ({exc.strerror})")
+    taken: set[str] = set()
+    for index in videos:
+        name = Path(items[index].overlay_base).name
+        target, number = f"{name}.solved.mp4", 1
+        while target.lower() in taken:
+            number += 1
+            target = f"{name}-{number}.solved.mp4"
+        taken.add(target.lower())
+        items[index] = replace(items[index], video_out=str(video_out / target))
+    return items
 
 
 def _batch_progress(total: int, quiet: bool) -> Any:

@@ -89,7 +89,7 @@ class BatchOptions:
     lit: str = "light"
     models: str | None = None
     every: float = 0.2  # seconds between video frames looked at
-    video_out: bool = False  # write each video again with the answer drawn on it
+    video_out: bool = False  # write each video again, answer drawn, as <base>.solved.mp4
 
 
 @dataclass(frozen=True)
@@ -99,10 +99,17 @@ class BatchInput:
 
     path: str
     overlay_base: str
+    video_out: str | None = None  # a video written again with the answer drawn, here
 
     @property
     def is_video(self) -> bool:
         return Path(self.path).suffix.lower() in VIDEO_SUFFIXES
+
+    def video_target(self, options: BatchOptions) -> Path | None:
+        """Where this video is written again with the answer drawn, if it is."""
+        if self.video_out is not None:
+            return Path(self.video_out)
+        return Path(f"{self.overlay_base}.solved.mp4") if options.video_out else None
 
 
 @dataclass
@@ -360,9 +367,12 @@ class BoardTracker:
 
     CELL_PX = 8
 
-    def __init__(self, item: BatchInput, options: BatchOptions, looks: list[Look]):
+    def __init__(
+        self, item: BatchInput, options: BatchOptions, looks: list[Look], drawing: bool = False
+    ):
         self.item = item
         self.options = options
+        self.drawing = drawing  # keep what the answer covers, for draw()
         self.looks = looks
         self.current: _Seen | None = None
         self.pending: np.ndarray | None = None  # cell means of a changed picture, to settle
@@ -448,7 +458,7 @@ class BoardTracker:
         return [self.finish(previous)] if previous is not None else []
 
     def _mask(self, frame: np.ndarray, answer: ImageAnswer) -> np.ndarray | None:
-        if not self.options.video_out:
+        if not self.drawing:
             return None
         return np.any(answer.overlay != frame, axis=2)
 
@@ -477,7 +487,10 @@ def _process_video(
 ) -> list[dict[str, Any]]:
     started = time.perf_counter()
     capture = _open_video(item.path)
-    tracker = BoardTracker(item, options, looks)
+    video_target = item.video_target(options)
+    if video_target is not None and os.path.realpath(video_target) == os.path.realpath(item.path):
+        raise ImageError(f"{video_target}: refusing to overwrite the input video")
+    tracker = BoardTracker(item, options, looks, drawing=video_target is not None)
     rows: list[dict[str, Any]] = []
     writer: cv2.VideoWriter | None = None
     writer_tmp: str | None = None
@@ -488,7 +501,7 @@ def _process_video(
         index = -1
         while True:
             index += 1
-            if options.video_out or index % step == 0:
+            if video_target is not None or index % step == 0:
                 ok, frame = capture.read()
             else:
                 ok, frame = capture.grab(), None
@@ -500,9 +513,9 @@ def _process_video(
             if frame.shape[0] * frame.shape[1] > MAX_IMAGE_PIXELS:
                 raise ImageError(f"{item.path}: a frame over {MAX_IMAGE_PIXELS} pixels")
             rows += tracker.look(frame, index, index / fps)
-            if options.video_out:
+            if video_target is not None:
                 if writer is None:
-                    writer, writer_tmp = _open_writer(item, frame, fps)
+                    writer, writer_tmp = _open_writer(video_target, frame, fps)
                 writer.write(tracker.draw(frame))
         if index == 0:
             raise ImageError(f"{item.path}: no frame could be read (not a video, or damaged)")
@@ -512,7 +525,7 @@ def _process_video(
             writer.release()
             writer = None
             os.chmod(writer_tmp, 0o644)  # mkstemp made it owner-only
-            os.replace(writer_tmp, f"{item.overlay_base}.solved.mp4")
+            os.replace(writer_tmp, video_target)
             writer_tmp = None
     finally:
         capture.release()
@@ -532,11 +545,12 @@ def _process_video(
     return rows
 
 
-def _open_writer(item: BatchInput, frame: np.ndarray, fps: float) -> tuple[cv2.VideoWriter, str]:
-    """A video writer on an exclusively created temporary file beside the target."""
-    target = Path(f"{item.overlay_base}.solved.mp4")
+def _open_writer(target: Path, frame: np.ndarray, fps: float) -> tuple[cv2.VideoWriter, str]:
+    """A video writer on an exclusively created temporary file beside ``target``."""
     target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".partial.mp4", dir=target.parent)
+    fd, tmp = tempfile.mkstemp(
+        prefix=f".{target.name}.", suffix=f".partial{target.suffix}", dir=target.parent
+    )
     os.close(fd)
     height, width = frame.shape[:2]
     writer = cv2.VideoWriter(tmp, cv2.VideoWriter_fourcc(*"mp4v"), fps, (width, height))
