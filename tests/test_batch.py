@@ -247,3 +247,37 @@ def test_video_out_names_one_file_for_one_video_only(played, tmp_path):
     result = run("batch", played.path, second, "--video-out", folder, "--quiet", "--workers", "1")
     assert result.exit_code == 0, result.output
     assert sorted(p.name for p in folder.iterdir()) == ["played.solved.mp4", "second.solved.mp4"]
+
+
+def test_a_video_with_no_board_gets_a_no_board_row(tmp_path):
+    video = tmp_path / "menu.avi"
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"MJPG"), 5, (160, 120))
+    if not writer.isOpened():
+        pytest.skip("no video encoder in this OpenCV build")
+    for shade in range(10):
+        writer.write(np.full((120, 160, 3), 60 + shade, np.uint8))
+    writer.release()
+    result = run("batch", video, "--json", "--quiet")
+    assert result.exit_code == 1
+    (row,) = _rows(result.stdout)
+    assert (row["path"], row["status"], row["overlay"]) == (str(video), "no-board", None)
+    assert row["error"].startswith(f"{video}: no board found in any of its 10 frames")
+
+
+def test_an_unexpected_failure_is_the_row_of_its_input_and_the_rest_are_read(captures, monkeypatch):
+    real = batch.read_board
+
+    def failing_on_arrows(image, *args, **kwargs):
+        reading = real(image, *args, **kwargs)
+        if reading.puzzle == "arrows":
+            raise MemoryError
+        return reading
+
+    monkeypatch.setattr(batch, "read_board", failing_on_arrows)
+    result = run("batch", captures, "--json", "--quiet", "--workers", "1")
+    rows = _rows(result.stdout)
+    assert [r["status"] for r in rows] == ["no-board", "solved", "error", "error"]
+    assert rows[3]["error"] == (
+        f"{rows[3]['path']}: out of memory (the input is too large to handle)"
+    )
+    assert result.exit_code == 2

@@ -355,6 +355,7 @@ class _Seen:
     overlay_path: Path | None
     mask: np.ndarray | None = None  # where the answer is drawn, for --video-out
     visible: bool = True
+    box: tuple[int, int, int, int] | None = None  # top, bottom, left, right of the mask
 
 
 class BoardTracker:
@@ -437,7 +438,7 @@ class BoardTracker:
             answer = solve_image(frame, reading, previous.answer.rule)
             previous.reading, previous.answer = reading, answer
             previous.cells = self._cells(frame, reading.grid)
-            previous.mask = self._mask(frame, answer)
+            previous.mask, previous.box = self._mask(frame, answer)
             previous.last, previous.visible = seconds, True
             return []
         answer = solve_image(frame, reading, rule_for(reading, self.options.puzzle))
@@ -453,22 +454,34 @@ class BoardTracker:
             seconds,
             time.perf_counter() - started,
             target,
-            self._mask(frame, answer),
         )
+        self.current.mask, self.current.box = self._mask(frame, answer)
         return [self.finish(previous)] if previous is not None else []
 
-    def _mask(self, frame: np.ndarray, answer: ImageAnswer) -> np.ndarray | None:
+    def _mask(
+        self, frame: np.ndarray, answer: ImageAnswer
+    ) -> tuple[np.ndarray | None, tuple[int, int, int, int] | None]:
+        """Where the answer's drawing differs from the frame, and the box around it."""
         if not self.drawing:
-            return None
-        return np.any(answer.overlay != frame, axis=2)
+            return None, None
+        mask = np.any(answer.overlay != frame, axis=2)
+        rows, cols = np.flatnonzero(mask.any(axis=1)), np.flatnonzero(mask.any(axis=0))
+        if not len(rows):
+            return mask, None
+        return mask, (int(rows[0]), int(rows[-1]) + 1, int(cols[0]), int(cols[-1]) + 1)
 
     def draw(self, frame: np.ndarray) -> np.ndarray:
+        """``frame`` with the current answer drawn on it (in place) while its board is unchanged."""
         seen = self.current
-        if seen is None or not seen.visible or seen.mask is None:
+        if seen is None or not seen.visible or seen.mask is None or seen.box is None:
             return frame
-        out = frame.copy()
-        np.copyto(out, seen.answer.overlay, where=seen.mask[..., None])
-        return out
+        top, bottom, left, right = seen.box
+        np.copyto(
+            frame[top:bottom, left:right],
+            seen.answer.overlay[top:bottom, left:right],
+            where=seen.mask[top:bottom, left:right, None],
+        )
+        return frame
 
     def finish(self, seen: _Seen) -> dict[str, Any]:
         row = empty_row(self.item.path)
