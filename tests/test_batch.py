@@ -281,3 +281,26 @@ def test_an_unexpected_failure_is_the_row_of_its_input_and_the_rest_are_read(cap
         f"{rows[3]['path']}: out of memory (the input is too large to handle)"
     )
     assert result.exit_code == 2
+
+
+@pytest.mark.parametrize("look", ["arrow-tiles", "chairs", "flat-dark"])
+def test_a_turned_arrow_is_a_change_and_compression_noise_is_not(look):
+    from synth import render_board
+
+    from vision_solver.vision.batch import CELL_CHANGE, BoardTracker, cell_change
+    from vision_solver.vision.pipeline import read_board
+
+    states = 2 if look == "flat-dark" else 4
+    board = np.random.default_rng(4).integers(0, states, (5, 5))
+    clicked = board.copy()
+    clicked[2, 2] = (clicked[2, 2] + 1) % states  # an arrow turned a quarter: same ink
+    placed = {"seed": 4, "cell_px": 60, "canvas": (900, 700), "origin": (150, 100)}
+    before = render_board(board, look, **placed).image
+    after = render_board(clicked, look, **placed).image
+    ok, encoded = cv2.imencode(".jpg", before, [cv2.IMWRITE_JPEG_QUALITY, 75])
+    recompressed = cv2.imdecode(encoded, cv2.IMREAD_COLOR)
+    grid = read_board(before).grid
+    px = BoardTracker.CELL_PX
+    seen = [grid.rectify(image, cell_px=px, gray=True) for image in (before, after, recompressed)]
+    assert cell_change(seen[0], seen[1], 5, 5) > 2 * CELL_CHANGE
+    assert cell_change(seen[0], seen[2], 5, 5) < CELL_CHANGE / 2

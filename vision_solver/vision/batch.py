@@ -70,9 +70,9 @@ ROW_FIELDS = (
 )
 #: The largest video file read (bytes); frames are bounded by ``MAX_IMAGE_PIXELS``.
 MAX_VIDEO_BYTES = 64 * 2**30
-#: A cell of the square-on board picture counts as changed when its mean grey level
-#: moves by more than this (out of 255): a click, not compression noise.
-CELL_CHANGE = 12.0
+#: A cell of the square-on board picture counts as changed when its pixels move by more
+#: than this on average (grey levels out of 255): a click, not compression noise.
+CELL_CHANGE = 8.0
 #: The whole picture (a small grey thumbnail) counts as changed past this mean difference;
 #: used only while no board is in view, to try locating again.
 PICTURE_CHANGE = 6.0
@@ -334,11 +334,16 @@ def _thumbnail(frame: np.ndarray) -> np.ndarray:
     return cv2.resize(grey, (64, 36), interpolation=cv2.INTER_AREA).astype(np.float32)
 
 
-def _cell_means(region: np.ndarray, rows: int, cols: int, cell_px: int) -> np.ndarray:
-    """(rows, cols) mean grey of each cell's middle of a square-on board picture."""
-    cells = region.reshape(rows, cell_px, cols, cell_px).astype(np.float32)
-    inner = cells[:, 1 : cell_px - 1, :, 1 : cell_px - 1]
-    return inner.mean(axis=(1, 3))
+def cell_change(before: np.ndarray, after: np.ndarray, rows: int, cols: int) -> float:
+    """The most any cell changed between two square-on board pictures (grey, same grid):
+    the mean absolute difference over the cell's middle, of the cell that changed most.
+
+    Pixel by pixel, so an arrow turned in its cell counts (its mean grey stays the same).
+    """
+    size = before.shape[0] // rows
+    diff = np.abs(before.astype(np.float32) - after.astype(np.float32))
+    cells = diff.reshape(rows, size, cols, size)[:, 1 : size - 1, :, 1 : size - 1]
+    return float(cells.mean(axis=(1, 3)).max())
 
 
 @dataclass
@@ -347,7 +352,7 @@ class _Seen:
 
     reading: BoardReading
     answer: ImageAnswer
-    cells: np.ndarray  # per-cell means when read (the reference)
+    cells: np.ndarray  # the square-on grey picture of the board when read (the reference)
     frame: int
     first: float
     last: float
@@ -366,7 +371,7 @@ class BoardTracker:
     unchanged (nothing once a change is seen).
     """
 
-    CELL_PX = 8
+    CELL_PX = 16
 
     def __init__(
         self, item: BatchInput, options: BatchOptions, looks: list[Look], drawing: bool = False
@@ -376,7 +381,7 @@ class BoardTracker:
         self.drawing = drawing  # keep what the answer covers, for draw()
         self.looks = looks
         self.current: _Seen | None = None
-        self.pending: np.ndarray | None = None  # cell means of a changed picture, to settle
+        self.pending: np.ndarray | None = None  # the changed board's picture, to settle
         self.pending_at: tuple[int, float] = (0, 0.0)  # the frame and second it changed
         self.failed_thumb: np.ndarray | None = None  # the picture where no board was found
         self.failed_at = 0.0  # and when
@@ -396,14 +401,14 @@ class BoardTracker:
         seen = self.current
         grid = seen.reading.grid
         cells = self._cells(frame, grid)
-        if float(np.abs(cells - seen.cells).max()) <= CELL_CHANGE:
+        if cell_change(cells, seen.cells, grid.rows, grid.cols) <= CELL_CHANGE:
             seen.last = seconds
             seen.visible = True
             self.pending = None
             return []
         seen.visible = False  # the answer goes as soon as the board changes
         settled = self.pending is not None and (
-            float(np.abs(cells - self.pending).max()) <= CELL_CHANGE
+            cell_change(cells, self.pending, grid.rows, grid.cols) <= CELL_CHANGE
         )
         if self.pending is None:
             self.pending_at = (index, seconds)
@@ -414,8 +419,8 @@ class BoardTracker:
         return self._locate(frame, *self.pending_at, _thumbnail(frame))
 
     def _cells(self, frame: np.ndarray, grid: Any) -> np.ndarray:
-        region = grid.rectify(frame, cell_px=self.CELL_PX, gray=True)
-        return _cell_means(region, grid.rows, grid.cols, self.CELL_PX)
+        """The board seen square-on, grey, ``CELL_PX`` pixels a cell."""
+        return grid.rectify(frame, cell_px=self.CELL_PX, gray=True)
 
     def _locate(
         self, frame: np.ndarray, index: int, seconds: float, thumb: np.ndarray
