@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 
 from vision_solver import Rule, apply_presses
 from vision_solver.cli import app
+from vision_solver.vision.batch import ROW_FIELDS
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 runner = CliRunner()
@@ -143,9 +144,10 @@ def test_batch_row_of_an_unsolvable_board_has_the_unsolvable_keys(tmp_path):
     result = run("batch", path, "--json", "--quiet")
     assert result.exit_code == 1
     (row,) = [json.loads(line) for line in result.stdout.splitlines()]
-    assert list(row) == ["input", *READING_AND_ANSWER_KEYS, "status", "overlay"]
-    assert row["status"] == "unsolvable"
-    assert {key: row[key] for key in NO_ANSWER} == NO_ANSWER
+    assert list(row) == list(ROW_FIELDS)
+    assert row["status"] == "unsolvable" and row["error"] is None
+    assert list(row["board"]) == READING_KEYS
+    assert (row["presses"], row["moves"], row["optimal"]) == (None, None, None)
     assert row["overlay"] == str(tmp_path / "u.solved.png")
 
 
@@ -191,12 +193,15 @@ def test_refuses_to_overwrite_the_input(shot):
 def test_batch_folder_json_lines(tmp_path):
     for name in ("screenshot_lights.png", "screenshot_arrows.png"):
         shutil.copy(FIXTURES / name, tmp_path / name)
-    (tmp_path / "readme.txt").write_text("ignored")
+    (tmp_path / "readme.txt").write_text("left out, with a note")
     result = run("batch", tmp_path, "--json", "--quiet")
     assert result.exit_code == 0, result.output
     rows = [json.loads(line) for line in result.stdout.splitlines()]
     assert [r["status"] for r in rows] == ["solved", "solved"]
     assert all(Path(r["overlay"]).exists() for r in rows)
+    assert result.stderr.splitlines()[0] == (
+        f"note: left out 1 file(s) that are not images or videos: {tmp_path / 'readme.txt'}"
+    )
 
 
 def _capture_video(tmp_path):
@@ -221,11 +226,12 @@ def test_batch_reads_a_video_capture(tmp_path):
     rows = [json.loads(line) for line in result.stdout.splitlines()]
     assert len(rows) == 1  # the same board in every frame is solved once
     assert rows[0]["status"] == "solved" and rows[0]["moves"] == 8
-    assert rows[0]["input"] == "capture.avi@0.0s"
+    assert (rows[0]["path"], rows[0]["frame"], rows[0]["time"]) == (str(video), 0, 0.0)
+    assert rows[0]["last_time"] == 1.5  # frame 6 of 8 at 4 per second, the last one looked at
     assert rows[0]["overlay"] == str(tmp_path / "capture.t00000.0.solved.png")
 
 
-def test_batch_reads_each_video_frame_once(tmp_path, monkeypatch):
+def test_batch_locates_an_unchanging_video_board_once(tmp_path, monkeypatch):
     from vision_solver.vision import batch
 
     video = _capture_video(tmp_path)
@@ -237,9 +243,9 @@ def test_batch_reads_each_video_frame_once(tmp_path, monkeypatch):
 
     real = batch.read_board
     monkeypatch.setattr(batch, "read_board", counting)
-    result = run("batch", video, "--json", "--quiet", "--every", "0.5")
+    result = run("batch", video, "--json", "--quiet", "--every", "0.25")
     assert result.exit_code == 0, result.output
-    assert len(read) == 4  # frames 0, 2, 4, 6; the first one solved from its reading
+    assert len(read) == 1  # the later frames are compared through the same grid
 
 
 def test_batch_folder_one_row_per_input_exit_2_when_one_is_unreadable(tmp_path, monkeypatch):
@@ -247,21 +253,20 @@ def test_batch_folder_one_row_per_input_exit_2_when_one_is_unreadable(tmp_path, 
     (tmp_path / "notes.png").write_text("not an image")
     (tmp_path / "readme.txt").write_text("not an input: left out")
     monkeypatch.chdir(tmp_path)
-    result = runner.invoke(app, ["batch", ".", "--quiet"], env={"COLUMNS": "120"})
+    result = run("batch", ".", "--quiet", "--workers", "1")
     assert result.exit_code == 2
-    assert result.stdout == (
-        "┏━━━━━━━━━━━┳━━━━━━━┳━━━━━━━━┳━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┳━━━━━━━━━━━━━━━━━┓\n"  # noqa: E501
-        "┃ input     ┃ board ┃ clicks ┃ status                                       ┃ overlay         ┃\n"  # noqa: E501
-        "┡━━━━━━━━━━━╇━━━━━━━╇━━━━━━━━╇━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━╇━━━━━━━━━━━━━━━━━┩\n"  # noqa: E501
-        "│ notes.png │       │        │ error: notes.png: not an image, or truncated │                 │\n"  # noqa: E501
-        "│ shot.png  │ 5x5   │ 8      │ solved                                       │ shot.solved.png │\n"  # noqa: E501
-        "└───────────┴───────┴────────┴──────────────────────────────────────────────┴─────────────────┘\n"  # noqa: E501
-    )
-    assert result.stderr == ""
+    lines = result.stdout.splitlines()
+    assert lines[:2] == [
+        "error            -      -  notes.png  not an image, or truncated",
+        "solved         5x5      8  shot.png  shot.solved.png",
+    ]
+    assert lines[2].startswith("summary: 2 input(s), 1 solved, 0 unsolvable, 0 no-board, 1 error;")
+    assert result.stderr == "note: left out 1 file(s) that are not images or videos: readme.txt\n"
     json_rows = [json.loads(line) for line in run("batch", ".", "--json").stdout.splitlines()]
-    assert json_rows[0] == {
-        "input": "notes.png",
-        "status": "error: notes.png: not an image, or truncated",
+    assert {key: json_rows[0][key] for key in ("path", "status", "error")} == {
+        "path": "notes.png",
+        "status": "error",
+        "error": "notes.png: not an image, or truncated",
     }
     assert len(json_rows) == 2 and json_rows[1]["status"] == "solved"
 
@@ -548,7 +553,7 @@ def test_batch_lit_dark_reads_every_board_inverted(black_and_white):
     result = run("batch", path, "--json", "--quiet", "--lit", "dark")
     assert result.exit_code == 0, result.output
     (row,) = [json.loads(line) for line in result.stdout.splitlines()]
-    assert row["cells"] == lit.tolist() and row["lit_by"] == "user"
+    assert row["board"]["cells"] == lit.tolist() and row["board"]["lit_by"] == "user"
 
 
 def test_a_reading_by_a_shipped_look_is_not_inverted_by_lit_dark(tmp_path):

@@ -16,6 +16,7 @@ ints      ``3 2 0`` (any width, spaces or tabs between)
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -30,6 +31,9 @@ NOTATIONS: dict[str, str] = {
     "arrows": "↑→↓←",
     "letters": "URDL",
 }
+#: The largest cell value typed as an integer (``Rule`` allows at most 2**31 states).
+MAX_CELL_VALUE = 2**31
+
 #: Notations of directions (arrows, chairs): boards of ``PuzzleKind.arrows``.
 ARROW_NOTATIONS = ("arrows", "letters")
 
@@ -58,6 +62,7 @@ def parse_board(text: str, states: int | None = None) -> ParsedBoard:
     Raises BoardInputError with the 1-based line and column of the first
     problem: ragged rows, unknown characters, values >= states, empty board.
     """
+    text = text.removeprefix("\ufeff")  # the byte-order mark Windows editors write
     lines = text.splitlines()
     numbered = [(i + 1, line.rstrip("\r\n")) for i, line in enumerate(lines)]
     # Blank lines before and after the board are ignored; inside it they are not.
@@ -129,8 +134,14 @@ def _parse_int_row(lineno: int, line: str) -> list[int]:
     col = 0
     for token in line.split():
         col = line.index(token, col) + 1
-        if not token.lstrip("-").isdigit() or not token.isascii():
+        if not re.fullmatch(r"-?[0-9]+", token):
             raise BoardInputError(f"line {lineno}, column {col}: {token!r} is not an integer")
+        digits = token.lstrip("-").lstrip("0")
+        if len(digits) > 10 or abs(int(token)) > MAX_CELL_VALUE:  # no int() of 5000 digits
+            raise BoardInputError(
+                f"line {lineno}, column {col}: {token} is too large for a cell "
+                f"(a board has at most 2**31 states)"
+            )
         row.append(int(token))
         col += len(token) - 1
     return row

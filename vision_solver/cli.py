@@ -8,6 +8,7 @@ import OpenCV lazily, so ``boardsolve solve`` starts without it.
 from __future__ import annotations
 
 import json
+import os
 import sys
 from enum import StrEnum
 from pathlib import Path
@@ -17,14 +18,47 @@ import typer
 from typer.core import TyperGroup
 
 from .boardtext import NOTATIONS
-from .errors import BoardNotFound, BoardSolveError, Unsolvable
+from .errors import BoardInputError, BoardNotFound, BoardSolveError, Unsolvable
 from .rules import PRESETS, PuzzleKind, Rule
 
 EXIT_SOLVED, EXIT_UNSOLVABLE, EXIT_BAD_INPUT = 0, 1, 2
+#: Exit status after Ctrl-C (128 + SIGINT, as shells report it).
+EXIT_INTERRUPTED = 130
+#: The largest board file ``solve`` reads (a 3000 x 3000 board is 9 MB).
+MAX_BOARD_BYTES = 64 * 1024 * 1024
+
+
+def unexpected_message(exc: BaseException) -> str:
+    """One line for an error no check caught (out of memory, a library's own failure)."""
+    if isinstance(exc, MemoryError):
+        return "out of memory (the input is too large to handle)"
+    detail = " ".join(str(exc).split()) or "no details"
+    if len(detail) > 200:
+        detail = detail[:199] + "…"
+    return f"unexpected {type(exc).__name__}: {detail}"
 
 
 class _ImageByDefault(TyperGroup):
-    """``boardsolve IMAGE ...`` means ``boardsolve image IMAGE ...``."""
+    """``boardsolve IMAGE ...`` means ``boardsolve image IMAGE ...``.
+
+    It is also the last resort for errors nobody expected: one ``Error:``
+    line and exit 2, never a traceback (``BOARDSOLVE_DEBUG=1`` shows it).
+    """
+
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            typer.echo("Error: interrupted", err=True)
+            raise typer.Exit(EXIT_INTERRUPTED) from None
+        except Exception as exc:  # noqa: BLE001  (the last resort: one line, no traceback)
+            # typer's (and click's) own exits and usage errors pass through as they are
+            if type(exc).__module__.split(".")[0] in ("typer", "click"):
+                raise
+            if os.environ.get("BOARDSOLVE_DEBUG"):
+                raise
+            typer.echo(f"Error: {unexpected_message(exc)}", err=True)
+            raise typer.Exit(EXIT_BAD_INPUT) from None
 
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
         if (
@@ -173,20 +207,19 @@ def build_rule(
         fail(str(exc))
 
 
-def _read_text(board: str) -> str:
+def _read_text(board: str, what: str = "a board file") -> str:
+    """A text file's contents (``-``: stdin), or one Error line."""
+    from .files import read_regular_file
+
     if board == "-":
-        return sys.stdin.read()
-    path = Path(board)
-    if not path.exists():
-        fail(f"{board}: no such file")
-    if path.is_dir():
-        fail(f"{board}: is a directory, not a board file")
+        return sys.stdin.read().removeprefix("\ufeff")
     try:
-        return path.read_text(encoding="utf-8")
+        data = read_regular_file(board, limit=MAX_BOARD_BYTES, what=what, error=BoardInputError)
+        return data.decode("utf-8-sig")
     except UnicodeDecodeError:
         fail(f"{board}: not a text file (not UTF-8)")
-    except OSError as exc:
-        fail(f"{board}: cannot read ({exc.strerror})")
+    except BoardInputError as exc:
+        fail(str(exc))
 
 
 def _chosen_format(json_flag: bool, fmt: OutputFormat) -> OutputFormat:
@@ -352,6 +385,17 @@ def _parse_corners(text: str | None) -> Any:
     return np.array(points)
 
 
+def load_models(models: Path | None) -> Any:
+    """The looks, with a warning line for each learned look file left out."""
+    from .vision.looks import load_looks
+
+    skipped: list[str] = []
+    looks = load_looks(models, skipped)
+    for message in skipped:
+        typer.echo(f"warning: look skipped: {message}", err=True)
+    return looks
+
+
 def _format_cells(cells: Any, puzzle: PuzzleKind) -> str:
     from .boardtext import format_grid
 
@@ -370,14 +414,14 @@ def _read(
     """Image and board reading, or one Error line."""
     from .vision.grid import parse_size
     from .vision.imageio import read_image
-    from .vision.looks import load_looks
     from .vision.pipeline import read_board
 
+    _check_image_path(image_path)
     points = _parse_corners(corners)
     if points is not None and size is None:
         fail("--corners needs --size RxC too (the board's rows and columns)")
     try:
-        looks = load_looks(models)
+        looks = load_models(models)
         image = read_image(image_path)
         reading = read_board(
             image,
@@ -411,13 +455,32 @@ def _lit_note(reading: Any, lit: Lit | None) -> str | None:
     return None if lit is not None else LIT_NOTES.get(reading.lit_by)
 
 
+def _check_image_path(image_path: str) -> None:
+    """One Error line for an input that is missing or a folder, before anything else."""
+    source = Path(image_path)
+    if source.is_dir():
+        fail(f"{image_path}: is a directory, not an image (boardsolve batch reads folders)")
+    if not source.exists():
+        fail(f"{image_path}: no such file")
+
+
 def _overlay_path(image_path: str, out: Path | None) -> Path:
+    from .vision.imageio import can_write_image
+
+    _check_image_path(image_path)
     source = Path(image_path)
     target = out if out is not None else source.with_name(f"{source.stem}.solved.png")
     if target.exists() and target.resolve() == source.resolve():
         fail(f"{target}: refusing to overwrite the input image")
+    if target.is_dir():
+        fail(f"{target}: is a directory; --out names the overlay file")
     if not target.parent.exists():
         fail(f"{target.parent}: no such folder for the overlay")
+    if not can_write_image(target):
+        fail(
+            f"{target}: cannot write an image as {target.suffix or 'no extension'!r}; "
+            "name it .png, .jpg, .webp, .bmp or .tif"
+        )
     return target
 
 
@@ -535,64 +598,215 @@ def detect(
 
 @app.command()
 def batch(
-    inputs: Annotated[list[Path], typer.Argument(help="Images, folders of images, or videos.")],
+    inputs: Annotated[
+        list[str], typer.Argument(help="Images, videos, folders (searched recursively) or globs.")
+    ],
     out_dir: Annotated[
         Path | None,
-        typer.Option("--out-dir", help="Folder for the overlays (default: beside each input)."),
+        typer.Option(
+            "--out-dir",
+            help="Folder for the overlays, made if missing, with the inputs' folders mirrored "
+            "in it (default: beside each input).",
+        ),
     ] = None,
+    report: Annotated[
+        Path | None,
+        typer.Option(
+            "--report",
+            help="Write every row to FILE as it comes: .jsonl (one JSON object a line) or .csv.",
+        ),
+    ] = None,
+    workers: Annotated[
+        int | None,
+        typer.Option(
+            "--workers", "-j", help="Processes reading inputs (default: the cores).", min=1
+        ),
+    ] = None,
+    resume: Annotated[
+        bool,
+        typer.Option("--resume", help="Skip the inputs already in --report and add to it."),
+    ] = False,
     every: Annotated[
-        float, typer.Option("--every", help="Seconds between video frames read.", min=0.01)
-    ] = 1.0,
+        float, typer.Option("--every", help="Seconds between video frames looked at.", min=0.01)
+    ] = 0.2,
+    video_out: Annotated[
+        Path | None,
+        typer.Option(
+            "--video-out",
+            help="Write the capture again with the answer drawn on the board while it stays "
+            "the same: FILE.mp4 for one video, or a folder (made if missing) for several "
+            "(<stem>.solved.mp4 in it).",
+        ),
+    ] = None,
     puzzle: ImagePuzzleOption = ImagePuzzle.auto,
     models: ModelsOption = None,
     lit: LitOption = None,
-    json_output: JsonOption = False,
+    json_output: Annotated[
+        bool,
+        typer.Option(
+            "--json",
+            help="Print JSON lines: one object per row (per image, per video board), "
+            "errors included; the summary goes to stderr.",
+        ),
+    ] = False,
     quiet: QuietOption = False,
 ) -> None:
     """Solve every board in folders of screenshots and in video captures.
 
     Each image gets an overlay <stem>.solved.png; a video gets one overlay per
-    distinct board it shows (<stem>.t<seconds>.solved.png). Prints a table
-    (or one JSON object per board with --json). Exit 0 when every input was
-    read, 1 when some board was unsolvable, 2 when some input could not be read.
+    distinct board it shows (<stem>.t<seconds>.solved.png).  Every input gets
+    a row (status solved, unsolvable, no-board or error), printed as it comes,
+    then a summary.  Exit 0 when every board was solved, 1 when some board was
+    unsolvable or not found, 2 when some input could not be read, 130 when
+    stopped with Ctrl-C (what was done is kept; --resume goes on from there).
 
-    Example: boardsolve batch captures/ gameplay.mp4 --out-dir solved/
+    Example: boardsolve batch captures/ gameplay.mp4 --out-dir solved/ --report solved/report.csv
     """
-    from .vision.batch import collect_inputs, run_batch
+    import time
 
-    if out_dir is not None and not out_dir.is_dir():
-        fail(f"{out_dir}: no such folder")
+    from .vision.batch import BatchOptions, Report, collect_inputs, plan_inputs, run_inputs
+
+    if resume and report is None:
+        fail("--resume needs --report FILE (the report of the batch to go on with)")
     try:
-        files = collect_inputs(inputs)
+        collected = collect_inputs(inputs, [p for p in (out_dir, report) if p is not None])
     except BoardSolveError as exc:
         fail(str(exc))
-    rows = run_batch(
-        files,
-        out_dir=out_dir,
-        every=every,
+    if out_dir is not None:
+        try:
+            out_dir.mkdir(parents=True, exist_ok=True)
+        except (FileExistsError, NotADirectoryError):
+            fail(f"--out-dir {out_dir}: is a file, not a folder")
+        except OSError as exc:
+            fail(f"--out-dir {out_dir}: cannot make the folder ({exc.strerror})")
+    if collected.left_out:
+        shown = ", ".join(str(p) for p in collected.left_out[:5])
+        more = f" and {len(collected.left_out) - 5} more" if len(collected.left_out) > 5 else ""
+        typer.echo(
+            f"note: left out {len(collected.left_out)} file(s) that are not images or videos: "
+            f"{shown}{more}",
+            err=True,
+        )
+    load_models(models)  # a warning line for each bad look file, once
+    options = BatchOptions(
         puzzle=puzzle.value,
-        models=models,
-        progress=not quiet and not json_output,
         lit=(lit or Lit.light).value,
+        models=None if models is None else str(models),
+        every=every,
     )
-    if json_output:
-        for row in rows:
-            typer.echo(json.dumps(row))
-    else:
-        from rich.console import Console
-        from rich.table import Table
-
-        table = Table("input", "board", "clicks", "status", "overlay")
-        for row in rows:
-            board = f"{row['rows']}x{row['cols']}" if row.get("rows") else ""
-            clicks = "" if row.get("moves") is None else str(row["moves"])
-            table.add_row(row["input"], board, clicks, row["status"], row.get("overlay", ""))
-        Console().print(table)
-    statuses = {row["status"] for row in rows}
-    if any(st.startswith("error") for st in statuses):
+    try:
+        sink = Report(report, resume) if report is not None else None
+    except BoardSolveError as exc:
+        fail(str(exc))
+    items = _with_video_out(plan_inputs(collected.files, out_dir), video_out)
+    if sink is not None and sink.done:
+        skipped = sum(item.path in sink.done for item in items)
+        items = [item for item in items if item.path not in sink.done]
+        typer.echo(f"resume: {skipped} input(s) already in {report}, skipped", err=True)
+    counts = dict.fromkeys(("solved", "unsolvable", "no-board", "error"), 0)
+    started = time.perf_counter()
+    done = 0
+    interrupted = False
+    progress = _batch_progress(len(items), quiet)
+    if workers is None:  # the cores, but a process only for every two inputs (start-up)
+        workers = max(1, min(os.cpu_count() or 1, len(items) // 2))
+    results = run_inputs(items, options, workers)
+    try:
+        for rows in results:
+            done += 1
+            for row in rows:
+                counts[row["status"]] = counts.get(row["status"], 0) + 1
+                if sink is not None:
+                    sink.write(row)
+                typer.echo(json.dumps(row) if json_output else _row_line(row))
+            if progress is not None:
+                progress.update(progress.task_ids[0], advance=1)
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        results.close()
+        if progress is not None:
+            progress.stop()
+        if sink is not None:
+            sink.close()
+    elapsed = time.perf_counter() - started
+    listed = ", ".join(f"{n} {status}" for status, n in counts.items())
+    rate = done / elapsed if elapsed > 0 else 0.0
+    stopped = f" (stopped by Ctrl-C; {len(items) - done} not read)" if interrupted else ""
+    typer.echo(
+        f"summary: {done} input(s), {listed}; {elapsed:.1f} s, {rate:.2f} images/s{stopped}",
+        err=json_output or interrupted,
+    )
+    if interrupted:
+        raise typer.Exit(EXIT_INTERRUPTED)
+    if counts["error"]:
         raise typer.Exit(EXIT_BAD_INPUT)
-    if "unsolvable" in statuses:
+    if counts["unsolvable"] or counts["no-board"]:
         raise typer.Exit(EXIT_UNSOLVABLE)
+
+
+def _with_video_out(items: list[Any], video_out: Path | None) -> list[Any]:
+    """The inputs with where each video is written again (``--video-out``), or one Error line."""
+    from dataclasses import replace
+
+    if video_out is None:
+        return items
+    videos = [index for index, item in enumerate(items) if item.is_video]
+    if not videos:
+        typer.echo(f"note: --video-out {video_out}: no videos among the inputs", err=True)
+        return items
+    items = list(items)
+    if video_out.suffix.lower() == ".mp4":
+        if len(videos) > 1:
+            fail(
+                f"--video-out {video_out}: one file, but there are {len(videos)} videos; "
+                "give a folder"
+            )
+        if not video_out.parent.is_dir():
+            fail(f"{video_out.parent}: no such folder for --video-out")
+        items[videos[0]] = replace(items[videos[0]], video_out=str(video_out))
+        return items
+    if video_out.suffix:
+        fail(f"--video-out {video_out}: name a .mp4 file, or a folder")
+    try:
+        video_out.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        fail(f"--video-out {video_out}: is a file, not a folder")
+    except OSError as exc:
+        fail(f"--video-out {video_out}: cannot make the folder ({exc.strerror})")
+    taken: set[str] = set()
+    for index in videos:
+        name = Path(items[index].overlay_base).name
+        target, number = f"{name}.solved.mp4", 1
+        while target.lower() in taken:
+            number += 1
+            target = f"{name}-{number}.solved.mp4"
+        taken.add(target.lower())
+        items[index] = replace(items[index], video_out=str(video_out / target))
+    return items
+
+
+def _batch_progress(total: int, quiet: bool) -> Any:
+    """A progress bar on stderr, only when stderr is a terminal (never in a pipe or file)."""
+    if quiet or not sys.stderr.isatty():
+        return None
+    from rich.console import Console
+    from rich.progress import Progress
+
+    progress = Progress(console=Console(stderr=True), transient=True)
+    progress.add_task("reading boards", total=total)
+    progress.start()
+    return progress
+
+
+def _row_line(row: dict[str, Any]) -> str:
+    """One batch row as a line of text: status, board, clicks, the full path, the overlay."""
+    where = row["path"] if row["time"] is None else f"{row['path']}@{row['time']:.1f}s"
+    board = row["board"]
+    size = f"{board['rows']}x{board['cols']}" if board else "-"
+    clicks = "-" if row["moves"] is None else str(row["moves"])
+    tail = row["overlay"] or (row["error"] or "").removeprefix(f"{row['path']}: ")
+    return f"{row['status']:<10} {size:>7} {clicks:>6}  {where}  {tail}"
 
 
 @app.command()
@@ -627,13 +841,17 @@ def learn(
     from .vision.looks import save_look
     from .vision.pipeline import learn_board
 
+    _check_image_path(image)
     text = (
-        Path(cells).read_text(encoding="utf-8")
-        if Path(cells).is_file()
+        _read_text(cells, "a board file").replace("\r", "")
+        if Path(cells).exists()
         else cells.replace(",", "\n")
     )
     try:
         parsed = parse_board(text)
+    except BoardSolveError as exc:
+        fail(f"--cells: {exc}")
+    try:
         picture = read_image(image)
     except BoardSolveError as exc:
         fail(str(exc))
@@ -647,7 +865,10 @@ def learn(
         fail(f"{image}: no board found ({exc}); --corners places it by hand")
     except BoardSolveError as exc:
         fail(str(exc))
-    path = save_look(look, models)
+    try:
+        path = save_look(look, models)
+    except BoardSolveError as exc:
+        fail(str(exc))
     rows, cols = parsed.cells.shape
     typer.echo(f"learned look {name!r} ({puzzle} read by {look.reader}, {rows}x{cols}): {path}")
     wrong = np.argwhere(read_back != parsed.cells)
@@ -658,6 +879,40 @@ def learn(
         typer.echo(f"warning: it misreads cells {listed}{more} (row, col from 0)")
 
 
+def quiet_native_stderr() -> None:
+    """Send what C libraries print on file descriptor 2 to the null device.
+
+    libpng ("PNG input buffer is incomplete"), libjpeg ("Corrupt JPEG data"),
+    ffmpeg ("moov atom not found") and OpenCV's log write straight to the
+    process's stderr beside our one ``Error:`` line; Python's ``sys.stderr``
+    (our lines, progress, warnings) keeps the real stderr on a copy of the
+    descriptor.  Child processes (batch workers) inherit the quiet one.
+    ``BOARDSOLVE_DEBUG=1`` leaves stderr alone.
+    """
+    if os.environ.get("BOARDSOLVE_DEBUG"):
+        return
+    try:
+        sys.stderr.flush()
+        real = os.dup(2)
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, 2)
+        os.close(null)
+    except (OSError, ValueError, AttributeError):
+        return
+    encoding = getattr(sys.stderr, "encoding", None) or "utf-8"
+    sys.stderr = os.fdopen(real, "w", buffering=1, encoding=encoding, errors="backslashreplace")
+
+
 def main() -> None:
     """Console-script entry point."""
-    app()
+    quiet_native_stderr()
+    try:
+        app()
+    except KeyboardInterrupt:
+        print("Error: interrupted", file=sys.stderr)
+        sys.exit(EXIT_INTERRUPTED)
+    except Exception as exc:  # noqa: BLE001  (anything the group's handler did not see)
+        if os.environ.get("BOARDSOLVE_DEBUG"):
+            raise
+        print(f"Error: {unexpected_message(exc)}", file=sys.stderr)
+        sys.exit(EXIT_BAD_INPUT)

@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import BoardInputError
+from ..files import read_regular_file, write_atomic
 from ..rules import PuzzleKind
 
 FEATURES = "lab-median-ink-v1"
@@ -33,6 +34,8 @@ FEATURES = "lab-median-ink-v1"
 #: of a cell moves with small shifts of the grid, so it counts less than colour.
 WEIGHTS = np.array([1.0, 1.0, 1.0, 0.4])
 READERS = ("colours", "glyphs", "benches")
+#: The largest look file read (a look is a few kilobytes).
+MAX_LOOK_BYTES = 1024 * 1024
 
 
 @dataclass
@@ -131,17 +134,30 @@ def shipped_looks() -> list[Look]:
     ]
 
 
-def load_looks(models_dir: str | Path | None = None) -> list[Look]:
-    """Shipped looks plus the learned ones (a learned look wins over a shipped namesake)."""
+def load_looks(
+    models_dir: str | Path | None = None, skipped: list[str] | None = None
+) -> list[Look]:
+    """Shipped looks plus the learned ones (a learned look wins over a shipped namesake).
+
+    A learned look file that cannot be read or is not a valid look is left
+    out (one bad file must not stop every image command); the reason,
+    naming the file, is appended to ``skipped`` when a list is given.
+    """
     by_name = {look.name: look for look in shipped_looks()}
     folder = Path(models_dir) if models_dir else user_models_dir()
     if folder.is_dir():
         for path in sorted(folder.glob("*.json")):
             try:
-                data = json.loads(path.read_text(encoding="utf-8"))
-            except (OSError, ValueError) as exc:
-                raise BoardInputError(f"{path}: not a valid look ({exc})") from None
-            look = parse_look(data, str(path))
+                text = read_regular_file(path, limit=MAX_LOOK_BYTES, what="a look file")
+                look = parse_look(json.loads(text.decode("utf-8")), str(path))
+            except (OSError, BoardInputError) as exc:  # the message names the file
+                if skipped is not None:
+                    skipped.append(str(exc))
+                continue
+            except ValueError as exc:  # not JSON, not UTF-8
+                if skipped is not None:
+                    skipped.append(f"{path}: not a valid look ({exc})")
+                continue
             by_name[look.name] = look
     return list(by_name.values())
 
@@ -226,10 +242,14 @@ def learn_look(
 def save_look(look: Look, models_dir: str | Path | None = None) -> Path:
     """Write a look to the user folder (or ``models_dir``); returns its path."""
     folder = Path(models_dir) if models_dir else user_models_dir()
-    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise BoardInputError(f"{folder}: cannot make the looks folder ({exc.strerror})") from None
     safe = "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in look.name)
     path = folder / f"{safe}.json"
-    tmp = path.with_suffix(".json.partial")
-    tmp.write_text(json.dumps(look.to_json(), indent=2) + "\n", encoding="utf-8")
-    tmp.replace(path)
+    try:
+        write_atomic(path, (json.dumps(look.to_json(), indent=2) + "\n").encode("utf-8"))
+    except OSError as exc:
+        raise BoardInputError(f"{path}: cannot write the look ({exc.strerror})") from None
     return path

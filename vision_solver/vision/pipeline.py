@@ -101,12 +101,33 @@ def place_grid(
     if corners is not None:
         if size is None:
             raise BoardInputError("corners need the board's size (rows x cols) as well")
+        check_corners_in_image(corners, image.shape[1], image.shape[0])
         location = board_at(corners, *size)
     else:
         location = locate_board(image)
         if not location:
             raise BoardNotFound(location.reason)
     return find_grid(image, location, size)
+
+
+#: How far outside the image corners given by hand may lie, as a share of its side
+#: (a board cut by the screen's edge).
+CORNER_MARGIN = 0.25
+
+
+def check_corners_in_image(corners: np.ndarray, width: int, height: int) -> None:
+    """``BoardInputError`` unless every corner is a finite point on (or near) the image."""
+    points = np.asarray(corners, dtype=np.float64)
+    low = np.array([-CORNER_MARGIN * width, -CORNER_MARGIN * height])
+    high = np.array([(1 + CORNER_MARGIN) * width, (1 + CORNER_MARGIN) * height])
+    for x, y in points:
+        if not (np.isfinite(x) and np.isfinite(y)) or not (
+            low[0] <= x <= high[0] and low[1] <= y <= high[1]
+        ):
+            raise BoardInputError(
+                f"corner ({x:g},{y:g}) lies outside the {width}x{height} image; "
+                "corners are image pixels, x from 0 to the width, y from 0 to the height"
+            )
 
 
 def read_board(
@@ -162,14 +183,27 @@ def learn_board(
     """A new look named ``name`` learned from an image of a board whose ``cells`` are known.
 
     Returns the look and the board read back with it (-1 where nothing
-    reads the cells).  The board is found as by ``read_board``, with the
-    size of ``cells``; ``corners`` place it by hand.  Raises
+    reads the cells).  The board is found as by ``read_board`` and must
+    have the size of ``cells`` (else ``BoardInputError``: labels for another
+    board would teach the look wrong colours); ``corners`` place it by hand,
+    with the size of ``cells``.  Raises
     ``BoardNotFound``, ``BoardInputError`` or ``ImageError``.
     """
     if not isinstance(image, np.ndarray):
         image = read_image(image)
     cells = np.asarray(cells)
-    grid = place_grid(image, cells.shape, corners)
+    if corners is None:
+        found = place_grid(image)
+        if (found.rows, found.cols) != cells.shape:
+            rows, cols = cells.shape
+            raise BoardInputError(
+                f"the cells given are {rows}x{cols}, but the board found is "
+                f"{found.rows}x{found.cols}: give one label per cell, row by row "
+                "(--corners places the board by hand if it was miscounted)"
+            )
+        grid = found
+    else:
+        grid = place_grid(image, cells.shape, corners)
     return learn_from_board(image, grid, cells, name, PuzzleKind(puzzle))
 
 
