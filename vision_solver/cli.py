@@ -317,39 +317,16 @@ SetOption = Annotated[
 LETTERS = NOTATIONS["letters"]  # U R D L = 0 1 2 3, as on typed boards
 
 
-def _parse_set(items: list[str] | None) -> list[tuple[int, int, int]]:
-    out = []
-    for item in items or []:
-        try:
-            where, value = item.split("=")
-            r, c = (int(x) for x in where.split(","))
-            v = (
-                LETTERS.index(value.strip().upper())
-                if value.strip().upper() in LETTERS
-                else int(value)
-            )
-        except ValueError:
-            fail(f"--set {item!r}: expected row,col=value, e.g. --set 2,3=1")
-        out.append((r - 1, c - 1, v))
-    return out
-
-
 def _parse_corners(text: str | None) -> Any:
     """``"x,y x,y x,y x,y"`` -> a 4 x 2 array of [x, y] points; one Error line otherwise."""
-    import numpy as np
+    from .vision.geometry import parse_corners
 
     if text is None:
         return None
     try:
-        points = [[float(v) for v in point.split(",")] for point in text.replace(";", " ").split()]
-        if len(points) != 4 or any(len(point) != 2 for point in points):
-            raise ValueError
-    except ValueError:
-        fail(
-            f"--corners {text!r}: expected four x,y points (top-left, top-right, "
-            "bottom-right, bottom-left), e.g. --corners '120,80 520,80 520,480 120,480'"
-        )
-    return np.array(points)
+        return parse_corners(text)
+    except BoardSolveError as exc:
+        fail(str(exc))
 
 
 def _format_cells(cells: Any, puzzle: PuzzleKind) -> str:
@@ -368,34 +345,26 @@ def _read(
     lit: Lit | None = None,
 ) -> tuple[Any, Any]:
     """Image and board reading, or one Error line."""
-    from .vision.grid import parse_size
     from .vision.imageio import read_image
     from .vision.looks import load_looks
-    from .vision.pipeline import read_board
+    from .vision.pipeline import read_as_told
 
-    points = _parse_corners(corners)
-    if points is not None and size is None:
-        fail("--corners needs --size RxC too (the board's rows and columns)")
     try:
         looks = load_looks(models)
         image = read_image(image_path)
-        reading = read_board(
+        reading = read_as_told(
             image,
+            image_path,
             puzzle,
-            size=parse_size(size) if size else None,
-            looks=looks,
-            corners=points,
+            size=size,
+            corners=corners,
+            settings=corrections,
             lit=(lit or Lit.light).value,
+            looks=looks,
         )
-        return image, reading.with_corrections(_parse_set(corrections))
+        return image, reading
     except BoardSolveError as exc:
-        message = str(exc)
-        if isinstance(exc, BoardNotFound):
-            message = (
-                f"{image_path}: no board found ({message}); "
-                "--size RxC with --corners places it by hand"
-            )
-        fail(message)
+        fail(str(exc))
 
 
 #: The line under a lights board whose lit cells lightness alone told, by its ``lit_by``
@@ -462,11 +431,11 @@ def image_command(
     except BoardSolveError as exc:
         fail(str(exc))
     if json_output:
+        from .solve import misread_dicts
+
         obj = answer.to_dict()
         if answer.solution is None:
-            obj["misreads"] = [
-                {"row": r + 1, "col": c + 1, "value": v} for r, c, v in answer.suspects
-            ]
+            obj["misreads"] = misread_dicts(answer.suspects)
         obj["overlay"] = str(target)
         typer.echo(json.dumps(obj))
     else:
