@@ -627,6 +627,58 @@ def learn(
         typer.echo(f"warning: it misreads cells {listed}{more} (row, col from 0)")
 
 
+@app.command()
+def serve(
+    host: Annotated[
+        str,
+        typer.Option(
+            "--host", help="Address to listen on; 0.0.0.0 lets a phone on your network in."
+        ),
+    ] = "127.0.0.1",
+    port: Annotated[
+        int, typer.Option("--port", help="Port to listen on (0: any free one).", min=0, max=65535)
+    ] = 8000,
+    open_browser: Annotated[
+        bool, typer.Option("--open", help="Open the page in the default browser.")
+    ] = False,
+    models: ModelsOption = None,
+) -> None:
+    """Serve a local page to read a screenshot, fix cells with a click and see the answer.
+
+    Drop, paste or choose an image (or take a photo on a phone); click a cell
+    to change its reading, drag the board's corners, and the answer redraws.
+    Needs the serve extra: pip install 'vision_solver[serve]'.  Ctrl-C stops it.
+
+    Example: boardsolve serve --open
+    """
+    try:
+        from .serve.app import bind, lan_address, make_server
+    except ImportError as exc:
+        fail(
+            f"boardsolve serve needs the serve extra ({exc.name} is missing): "
+            "pip install 'vision_solver[serve]'"
+        )
+    try:
+        sock = bind(host, port)
+    except BoardSolveError as exc:
+        fail(str(exc))
+    port = sock.getsockname()[1]
+    shown = f"[{host}]" if ":" in host else host
+    url = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else shown}:{port}/"
+    typer.echo(f"boardsolve serve: {url} (Ctrl-C stops it)")
+    if host not in ("127.0.0.1", "localhost", "::1"):
+        lan = lan_address()
+        typer.echo(
+            f"warning: listening on {host}, so anyone on your network can use this page"
+            + (f"; on a phone: http://{lan}:{port}/" if lan and host in ("0.0.0.0", "::") else "")
+        )
+    if open_browser:
+        import webbrowser
+
+        webbrowser.open(url)
+    make_server(models).run(sockets=[sock])
+
+
 def main() -> None:
     """Console-script entry point."""
     app()

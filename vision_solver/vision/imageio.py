@@ -86,15 +86,20 @@ def write_image(path: str | Path, image: np.ndarray, *, protect: str | Path | No
     path = Path(path)
     if protect is not None and path.resolve() == Path(protect).resolve():
         raise ImageError(f"{path}: refusing to overwrite the input image")
-    suffix = path.suffix.lower() or ".png"
-    ok, encoded = cv2.imencode(suffix, image)
-    if not ok:
-        raise ImageError(f"{path}: cannot encode an image as {suffix!r}")
+    encoded = encode_image(image, path.suffix.lower() or ".png", str(path))
     tmp = path.with_name(f".{path.name}.partial")
     try:
-        tmp.write_bytes(encoded.tobytes())
+        tmp.write_bytes(encoded)
         tmp.replace(path)
     except OSError as exc:
         tmp.unlink(missing_ok=True)
         raise ImageError(f"{path}: cannot write ({exc.strerror})") from None
     return path
+
+
+def encode_image(image: np.ndarray, suffix: str = ".png", source: str = "image") -> bytes:
+    """``image`` encoded as a file of type ``suffix`` (``.png``, ``.jpg``), in memory."""
+    ok, encoded = cv2.imencode(suffix, image)
+    if not ok:
+        raise ImageError(f"{source}: cannot encode an image as {suffix!r}")
+    return encoded.tobytes()
