@@ -360,3 +360,43 @@ def test_serve_refuses_a_port_in_use_with_one_line():
     assert result.exit_code == 2
     assert result.output.startswith(f"Error: cannot listen on 127.0.0.1:{port} (")
     assert result.output.endswith("); --port picks another\n")
+
+
+class FakeServer:
+    """Stands in for uvicorn: records the socket it was given instead of serving."""
+
+    def __init__(self) -> None:
+        self.sockets: list[socket.socket] = []
+
+    def run(self, sockets: list[socket.socket]) -> None:
+        self.sockets = sockets
+        for sock in sockets:
+            sock.close()
+
+
+@pytest.mark.parametrize(
+    ("host", "lines"),
+    [
+        ("127.0.0.1", ["boardsolve serve: http://127.0.0.1:{port}/ (Ctrl-C stops it)"]),
+        (
+            "0.0.0.0",
+            [
+                "boardsolve serve: http://127.0.0.1:{port}/ (Ctrl-C stops it)",
+                "warning: listening on 0.0.0.0, so anyone on your network can use this page{lan}",
+            ],
+        ),
+    ],
+)
+def test_serve_prints_its_address_and_warns_off_loopback(monkeypatch, host: str, lines: list):
+    from vision_solver.serve import app as serve_app
+
+    fake = FakeServer()
+    monkeypatch.setattr(serve_app, "make_server", lambda models=None: fake)
+    result = runner.invoke(cli_app, ["serve", "--host", host, "--port", "0"])
+    assert result.exit_code == 0, result.output
+    port = int(re.search(r"127\.0\.0\.1:(\d+)/", result.output)[1])  # the free port given
+    assert port > 0
+    lan = serve_app.lan_address()
+    shown = f"; on a phone: http://{lan}:{port}/" if lan else ""
+    assert result.output.splitlines() == [line.format(port=port, lan=shown) for line in lines]
+    assert len(fake.sockets) == 1

@@ -1,6 +1,7 @@
 """boardsolve serve in a real browser: headless Chromium loads the page, reads a fixture,
-a cell click changes the answer, a corner drag re-places the board; screenshots of the
-page at desktop and phone width go to docs/ (the README shows the desktop one).
+a cell click changes the answer, a corner drag re-reads the board placed by hand; the
+page is screenshot at desktop and phone width (BOARDSOLVE_SCREENSHOTS=docs refreshes
+docs/serve.png, which the README shows, and docs/serve-phone.png).
 
 Skips where Debian's chromium and chromium-driver are not installed, except on CI
 (CI=true), where they must be (.ci/run installs them).
@@ -19,7 +20,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 SHOT = ROOT / "fixtures" / "screenshot_lights.png"
-DOCS = ROOT / "docs"
+#: Where the page's screenshots go besides the test's own folder: set it to docs to
+#: refresh the README's pictures (BOARDSOLVE_SCREENSHOTS=docs python -m pytest ...).
+SHOTS_TO = os.environ.get("BOARDSOLVE_SCREENSHOTS")
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
 
@@ -127,6 +130,15 @@ def click_cell(driver: webdriver.Chrome, row: int, col: int) -> None:
     raise AssertionError(f"cell ({row},{col}) was redrawn under every click")
 
 
+def screenshot(driver: webdriver.Chrome, folder: Path, name: str) -> None:
+    """Save a PNG of the page (to ``folder``, and to $BOARDSOLVE_SCREENSHOTS if set)."""
+    path = folder / name
+    driver.save_screenshot(str(path))
+    assert path.read_bytes().startswith(b"\x89PNG") and path.stat().st_size > 10_000
+    if SHOTS_TO:
+        shutil.copyfile(path, Path(SHOTS_TO) / name)
+
+
 def load_fixture(driver: webdriver.Chrome, address: str) -> None:
     driver.get(address)
     wait_for(
@@ -138,15 +150,23 @@ def load_fixture(driver: webdriver.Chrome, address: str) -> None:
     wait_for(driver, lambda d: summary(d) != "", "the page never showed an answer")
 
 
-def test_page_reads_a_screenshot_and_a_click_changes_the_answer(browser, address):
+def test_page_reads_a_screenshot_and_a_click_changes_the_answer(browser, address, tmp_path):
     browser.set_window_size(1280, 900)
     load_fixture(browser, address)
     assert summary(browser) == "8 clicks (optimal), 4 solutions"
     assert cells(browser) == list("1101110100011100010111011")
     presses = browser.execute_script("return document.querySelectorAll('.press').length")
     assert presses == 8  # one disc per cell clicked once
-    DOCS.mkdir(exist_ok=True)
-    browser.save_screenshot(str(DOCS / "serve.png"))
+    screenshot(browser, tmp_path, "serve.png")
+
+    # the board, read right, saved as a look (into the server's empty looks folder)
+    browser.find_element(By.ID, "look-name").send_keys("my game\n")
+    wait_for(
+        browser,
+        lambda d: d.find_element(By.ID, "look-result").text.startswith("Saved look 'my game'"),
+        "the look was not saved",
+    )
+    assert browser.find_element(By.ID, "look-result").text.endswith("it reads 25 of 25 cells back.")
 
     # a click on cell (1,1) turns it off: the board as corrected has no solution
     click_cell(browser, 1, 1)
@@ -196,11 +216,11 @@ def test_dragging_a_corner_re_reads_the_board_placed_by_hand(browser, address):
     assert summary(browser) != "8 clicks (optimal), 4 solutions"
 
 
-def test_page_fits_a_phone_with_cells_large_enough_to_tap(browser, address):
+def test_page_fits_a_phone_with_cells_large_enough_to_tap(browser, address, tmp_path):
     browser.set_window_size(375, 812)
     load_fixture(browser, address)
     width = browser.execute_script("return document.documentElement.scrollWidth")
     assert width <= 375  # nothing wider than the screen
     cell = browser.find_element(By.CSS_SELECTOR, '.cell[data-row="3"][data-col="3"] polygon').rect
     assert min(cell["width"], cell["height"]) >= 44  # a finger's target
-    browser.save_screenshot(str(DOCS / "serve-phone.png"))
+    screenshot(browser, tmp_path, "serve-phone.png")

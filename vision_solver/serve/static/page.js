@@ -235,6 +235,7 @@ async function loadFile(file) {
   state.wholeImage = false;
   state.corners = null;
   $("work").hidden = false;
+  document.body.classList.add("loaded");
   $("look-result").textContent = "";
   await readBoard();
 }
