@@ -400,3 +400,16 @@ def test_serve_prints_its_address_and_warns_off_loopback(monkeypatch, host: str,
     shown = f"; on a phone: http://{lan}:{port}/" if lan else ""
     assert result.output.splitlines() == [line.format(port=port, lan=shown) for line in lines]
     assert len(fake.sockets) == 1
+
+
+def test_the_page_files_are_package_data():
+    """A plain (not editable) install ships the page: pyproject's package data names it."""
+    import fnmatch
+    import tomllib
+
+    root = Path(__file__).resolve().parents[1]
+    config = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]
+    patterns = config["package-data"]["vision_solver.serve"]
+    for name in ("index.html", "page.js", "page.css"):
+        assert (root / "vision_solver" / "serve" / name).is_file()
+        assert any(fnmatch.fnmatch(name, pattern) for pattern in patterns), name

@@ -3,7 +3,7 @@
 Routes (the image is the raw request body, ``Content-Type: image/png`` etc.;
 the other options are query parameters spelled as the CLI's options):
 
-- ``GET /``: the correction page (``static/index.html``, ``page.js``, ``page.css``).
+- ``GET /``: the correction page (``index.html``, ``page.js``, ``page.css`` beside this module).
 - ``GET /api/about``: the limits and choices the page needs.
 - ``POST /api/read?puzzle=&size=&corners=&lit=``: the ``boardsolve detect --json`` object.
 - ``POST /api/solve`` (JSON ``{"cells", "puzzle", "turn", "confidence", "fixed"}``):
@@ -300,7 +300,7 @@ class Api:
 
 def _static(filename: str, media_type: str) -> Callable[[Request], Awaitable[Response]]:
     async def page(request: Request) -> Response:
-        text = resources.files("vision_solver.serve").joinpath("static", filename).read_bytes()
+        text = resources.files("vision_solver.serve").joinpath(filename).read_bytes()
         return Response(text, media_type=media_type, headers=SECURITY_HEADERS)
 
     return page
