@@ -391,7 +391,7 @@ def test_serve_prints_its_address_and_warns_off_loopback(monkeypatch, host: str,
     from vision_solver.serve import app as serve_app
 
     fake = FakeServer()
-    monkeypatch.setattr(serve_app, "make_server", lambda models=None: fake)
+    monkeypatch.setattr(serve_app, "make_server", lambda models=None, allowed_hosts=None: fake)
     result = runner.invoke(cli_app, ["serve", "--host", host, "--port", "0"])
     assert result.exit_code == 0, result.output
     port = int(re.search(r"127\.0\.0\.1:(\d+)/", result.output)[1])  # the free port given
@@ -413,3 +413,14 @@ def test_the_page_files_are_package_data():
     for name in ("index.html", "page.js", "page.css"):
         assert (root / "vision_solver" / "serve" / name).is_file()
         assert any(fnmatch.fnmatch(name, pattern) for pattern in patterns), name
+
+
+def test_a_loopback_server_refuses_other_host_names(looks_dir: Path):
+    """A site whose name was pointed at 127.0.0.1 (DNS rebinding) gets no answer."""
+    app = create_app(looks_dir, allowed_hosts=["127.0.0.1", "localhost"])
+    assert TestClient(app, base_url="http://127.0.0.1:8000").get("/api/about").status_code == 200
+    assert TestClient(app, base_url="http://localhost:8000").get("/").status_code == 200
+    evil = TestClient(app, base_url="http://rebound.example:8000")
+    shot = SHOT.read_bytes()
+    assert evil.post("/api/look?name=x&cells=01,10", content=shot, headers=PNG).status_code == 400
+    assert list(looks_dir.iterdir()) == []

@@ -53,7 +53,7 @@ from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
-from vision_solver.serve.app import bind, make_server  # noqa: E402
+from vision_solver.serve.app import LOOPBACK_NAMES, bind, make_server  # noqa: E402
 
 WAIT_S = 60  # the machine may be slow and shared: generous, never a timing assertion
 
@@ -62,7 +62,7 @@ WAIT_S = 60  # the machine may be slow and shared: generous, never a timing asse
 def address(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A server on a free loopback port, in a thread, with an empty looks folder."""
     sock = bind("127.0.0.1", 0)
-    server = make_server(tmp_path_factory.mktemp("looks"))
+    server = make_server(tmp_path_factory.mktemp("looks"), LOOPBACK_NAMES)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + WAIT_S

@@ -652,7 +652,7 @@ def serve(
     Example: boardsolve serve --open
     """
     try:
-        from .serve.app import bind, lan_address, make_server
+        from .serve.app import LOOPBACK_NAMES, bind, lan_address, make_server
     except ImportError as exc:
         fail(
             f"boardsolve serve needs the serve extra ({exc.name} is missing): "
@@ -676,7 +676,8 @@ def serve(
         import webbrowser
 
         webbrowser.open(url)
-    make_server(models).run(sockets=[sock])
+    loopback = host in ("127.0.0.1", "localhost")
+    make_server(models, LOOPBACK_NAMES if loopback else None).run(sockets=[sock])
 
 
 def main() -> None:

@@ -306,9 +306,15 @@ def _static(filename: str, media_type: str) -> Callable[[Request], Awaitable[Res
     return page
 
 
-def create_app(models: Path | None = None) -> Starlette:
+#: The names a server on the loopback interface answers to: a page of another site whose
+#: name was made to point at 127.0.0.1 (DNS rebinding) is refused.
+LOOPBACK_NAMES = ["127.0.0.1", "localhost"]
+
+
+def create_app(models: Path | None = None, allowed_hosts: list[str] | None = None) -> Starlette:
     """The page and the API; learned looks are loaded from and saved to ``models``
-    (default: the user's looks folder, as ``boardsolve learn``)."""
+    (default: the user's looks folder, as ``boardsolve learn``).  With ``allowed_hosts``,
+    a request naming another host (its ``Host`` header) is refused."""
     api = Api(models)
     routes = [Route(path, _static(*file), methods=["GET"]) for path, file in STATIC.items()]
     routes += [
@@ -318,7 +324,13 @@ def create_app(models: Path | None = None) -> Starlette:
         Route("/api/overlay", _api(api.overlay), methods=["POST"]),
         Route("/api/look", _api(api.look), methods=["POST"]),
     ]
-    return Starlette(routes=routes)
+    middleware = []
+    if allowed_hosts is not None:
+        from starlette.middleware import Middleware
+        from starlette.middleware.trustedhost import TrustedHostMiddleware
+
+        middleware.append(Middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts))
+    return Starlette(routes=routes, middleware=middleware)
 
 
 def bind(host: str, port: int) -> socket.socket:
@@ -350,9 +362,11 @@ def lan_address() -> str | None:
         probe.close()
 
 
-def make_server(models: Path | None = None) -> Any:
-    """A uvicorn server of ``create_app(models)``: run it with ``.run(sockets=[bind(...)])``."""
+def make_server(models: Path | None = None, allowed_hosts: list[str] | None = None) -> Any:
+    """A uvicorn server of ``create_app(models, allowed_hosts)``: run it with
+    ``.run(sockets=[bind(...)])``."""
     import uvicorn
 
-    config = uvicorn.Config(create_app(models), log_level="warning", lifespan="off")
+    app = create_app(models, allowed_hosts)
+    config = uvicorn.Config(app, log_level="warning", lifespan="off")
     return uvicorn.Server(config)
