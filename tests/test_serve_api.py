@@ -424,3 +424,14 @@ def test_a_loopback_server_refuses_other_host_names(looks_dir: Path):
     shot = SHOT.read_bytes()
     assert evil.post("/api/look?name=x&cells=01,10", content=shot, headers=PNG).status_code == 400
     assert list(looks_dir.iterdir()) == []
+
+
+def test_cell_settings_parse_as_the_cli_takes_them():
+    from vision_solver.boardtext import parse_cell_settings
+    from vision_solver.errors import BoardInputError
+
+    assert parse_cell_settings(["2,3=1", "1,1=r", "4,2= L"]) == [(1, 2, 1), (0, 0, 1), (3, 1, 3)]
+    for bad in ["1,1=", "1,1=UR", "1=1", "a,b=1"]:
+        with pytest.raises(BoardInputError) as error:
+            parse_cell_settings([bad])
+        assert str(error.value) == f"--set {bad!r}: expected row,col=value, e.g. --set 2,3=1"
