@@ -51,6 +51,7 @@ from selenium import webdriver  # noqa: E402
 from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
 from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 from vision_solver.serve.app import LOOPBACK_NAMES, bind, make_server  # noqa: E402
@@ -207,8 +208,9 @@ def test_dragging_a_corner_re_reads_the_board_placed_by_hand(browser, address):
 
     # the same outline divided into 4 x 4 cells: read again, 16 cells, another answer
     for field in ("rows", "cols"):
+        wait_for(browser, idle, "the page stayed busy")
         box = browser.find_element(By.ID, field)
-        box.clear()
+        box.send_keys(Keys.CONTROL, "a")
         box.send_keys("4\t")
     wait_for(browser, lambda d: len(cells(d)) == 16 and idle(d), "no 4x4 board")
     command = browser.find_element(By.ID, "command").get_attribute("value")

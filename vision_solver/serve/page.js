@@ -140,9 +140,15 @@ function applyReading(reading) {
     }
   }
   state.reading = reading;
-  $("rows").value = reading.rows;
-  $("cols").value = reading.cols;
+  showSize();
   computeView();
+}
+
+/** The size inputs show the board's size, except one being typed in. */
+function showSize() {
+  for (const [id, value] of [["rows", state.rows], ["cols", state.cols]]) {
+    if (document.activeElement !== $(id)) $(id).value = value;
+  }
 }
 
 function preset() {
@@ -186,8 +192,7 @@ function placeByHand() {
   state.byHand = true;
   state.rows = Number($("rows").value) || 5;
   state.cols = Number($("cols").value) || 5;
-  $("rows").value = state.rows;
-  $("cols").value = state.cols;
+  showSize();
   const side = Math.min(width, height) * 0.5;
   const [x0, y0] = [(width - side) / 2, (height - side) / 2];
   state.corners = [[x0, y0], [x0 + side, y0], [x0 + side, y0 + side], [x0, y0 + side]];
