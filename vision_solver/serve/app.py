@@ -47,6 +47,9 @@ from .limits import MAX_BYTES, MAX_PIXELS, UploadTooLarge, check_upload
 UPLOAD = "upload"
 #: Largest board /api/solve takes, as ``--size`` does.
 MAX_SIDE = 200
+#: Boards up to this many cells are solved in the server's own loop (a few ms); larger
+#: ones in a thread, so that a slow solve holds up no other request.
+SOLVE_INLINE_CELLS = 32 * 32
 #: Image reads at once; the others wait without holding a thread or their decoded pixels.
 READ_SLOTS = max(1, min(4, os.cpu_count() or 1))
 IMAGE_TYPES = ("image/png", "image/jpeg", "image/gif", "image/bmp", "image/webp")
@@ -238,6 +241,8 @@ class Api:
         def work() -> dict[str, Any]:
             return answer_dict(cells, rule, confidence=confidence, fixed=fixed)
 
+        if len(shape) == 2 and shape[0] * shape[1] <= SOLVE_INLINE_CELLS:
+            return work()  # milliseconds: no hand-over to a thread, which waits on the reads
         return await run_in_threadpool(work)
 
     async def overlay(self, request: Request) -> Response:
