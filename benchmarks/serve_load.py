@@ -11,7 +11,8 @@ asks POST /api/solve for a 20x20 board every ``--every`` seconds.  It prints:
 * the server's memory: resident set before the burst, after it, and its peak
   (VmHWM, Linux), so that "bounded" can be read off;
 * /api/solve while the reads run: count, median, 95th percentile and slowest,
-  and how many answered within 50 ms; and the same with the server idle.
+  how many answered within 50 ms and when the slower ones were asked; the same
+  with the server idle; and the machine's load average (other work skews it all).
 
 Run: python benchmarks/serve_load.py [--reads 50] [--every 0.05]
 """
@@ -129,10 +130,14 @@ def main() -> None:
             for thread in readers:
                 thread.start()
             loaded_solves: list[float] = []
+            slow_at: list[float] = []  # seconds into the burst of each solve over 50 ms
             gate.wait()
             burst_started = time.perf_counter()
             while any(thread.is_alive() for thread in readers):
+                asked = time.perf_counter() - burst_started
                 loaded_solves.append(solve_once(port))
+                if loaded_solves[-1] > 0.05:
+                    slow_at.append(asked)
                 time.sleep(args.every)
             for thread in readers:
                 thread.join()
@@ -158,6 +163,9 @@ def main() -> None:
     )
     print(f"/api/solve 20x20, idle server:    {describe(idle_solves)}")
     print(f"/api/solve 20x20, during the reads: {describe(loaded_solves)}")
+    if slow_at:
+        print("  those over 50 ms were asked at " + ", ".join(f"{t:.2f}" for t in slow_at) + " s")
+    print(f"load average (1 min) at the end: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
 
 
 if __name__ == "__main__":
