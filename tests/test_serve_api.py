@@ -435,3 +435,16 @@ def test_cell_settings_parse_as_the_cli_takes_them():
         with pytest.raises(BoardInputError) as error:
             parse_cell_settings([bad])
         assert str(error.value) == f"--set {bad!r}: expected row,col=value, e.g. --set 2,3=1"
+
+
+def test_serve_without_the_extra_says_how_to_install_it(monkeypatch):
+    import sys
+
+    monkeypatch.delitem(sys.modules, "vision_solver.serve.app")
+    monkeypatch.setitem(sys.modules, "starlette.applications", None)
+    result = runner.invoke(cli_app, ["serve", "--port", "0"])
+    assert result.exit_code == 2
+    assert result.output == (
+        "Error: boardsolve serve needs the serve extra (starlette.applications is missing): "
+        "pip install '.[serve]' in the project's folder\n"
+    )

@@ -647,7 +647,8 @@ def serve(
 
     Drop, paste or choose an image (or take a photo on a phone); click a cell
     to change its reading, drag the board's corners, and the answer redraws.
-    Needs the serve extra: pip install 'vision_solver[serve]'.  Ctrl-C stops it.
+    Needs the serve extra: pip install '.[serve]' in the project's folder.
+    Ctrl-C stops it.
 
     Example: boardsolve serve --open
     """
@@ -656,7 +657,7 @@ def serve(
     except ImportError as exc:
         fail(
             f"boardsolve serve needs the serve extra ({exc.name} is missing): "
-            "pip install 'vision_solver[serve]'"
+            "pip install '.[serve]' in the project's folder"
         )
     try:
         sock = bind(host, port)
