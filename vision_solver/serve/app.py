@@ -47,9 +47,10 @@ from .limits import MAX_BYTES, MAX_PIXELS, UploadTooLarge, check_upload
 UPLOAD = "upload"
 #: Largest board /api/solve takes, as ``--size`` does.
 MAX_SIDE = 200
-#: Boards up to this many cells are solved in the server's own loop (a few ms); larger
-#: ones in a thread, so that a slow solve holds up no other request.
-SOLVE_INLINE_CELLS = 32 * 32
+#: Boards up to this many cells are solved in the server's own loop (mostly a few ms; the
+#: misread search of an unsolvable one up to ~150 ms); larger ones in a thread, so that a
+#: slow solve holds up no other request.
+SOLVE_INLINE_CELLS = 20 * 20
 #: Image reads at once; the others wait without holding a thread or their decoded pixels.
 READ_SLOTS = max(1, min(4, os.cpu_count() or 1))
 IMAGE_TYPES = ("image/png", "image/jpeg", "image/gif", "image/bmp", "image/webp")
