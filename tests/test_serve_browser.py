@@ -140,6 +140,21 @@ def screenshot(driver: webdriver.Chrome, folder: Path, name: str) -> None:
         shutil.copyfile(path, Path(SHOTS_TO) / name)
 
 
+def points_of(text: str) -> list[list[float]]:
+    return [[float(v) for v in point.split(",")] for point in text.split()]
+
+
+def outline_points(driver: webdriver.Chrome) -> list[list[float]]:
+    """The board outline's corners (image pixels), TL TR BR BL."""
+    return points_of(driver.find_element(By.CSS_SELECTOR, ".outline").get_attribute("points"))
+
+
+def cell_points(driver: webdriver.Chrome, row: int, col: int) -> list[list[float]]:
+    """Cell (row, col)'s quad (image pixels), 1-based."""
+    selector = f'.cell[data-row="{row}"][data-col="{col}"] polygon'
+    return points_of(driver.find_element(By.CSS_SELECTOR, selector).get_attribute("points"))
+
+
 def load_fixture(driver: webdriver.Chrome, address: str) -> None:
     driver.get(address)
     wait_for(
@@ -191,10 +206,20 @@ def test_dragging_a_corner_re_reads_the_board_placed_by_hand(browser, address):
     corner = browser.find_element(By.CSS_SELECTOR, '.corner[data-corner="2"] .corner-dot')
     board = browser.find_element(By.CSS_SELECTOR, ".outline").rect
     step = round(board["width"] / 10)
+    before = outline_points(browser)
     # drag the bottom-right corner up and left (in two moves, as a hand does)
     ActionChains(browser).click_and_hold(corner).move_by_offset(-step, -step).move_by_offset(
         -step, -step
-    ).release().perform()
+    ).perform()
+    # while held, the grid follows the corners: the outline's bottom-right moved, the
+    # others did not, and the cells meet the corners (the last cell ends at the dragged one)
+    held = outline_points(browser)
+    assert held[2][0] < before[2][0] - step and held[2][1] < before[2][1] - step
+    assert held[:2] == before[:2] and held[3] == before[3]
+    assert cell_points(browser, 5, 5)[2] == pytest.approx(held[2], abs=0.05)
+    assert cell_points(browser, 1, 1)[0] == pytest.approx(held[0], abs=0.05)
+    assert cell_points(browser, 1, 5)[1] == pytest.approx(held[1], abs=0.05)
+    ActionChains(browser).release().perform()
     wait_for(
         browser,
         lambda d: (
