@@ -207,3 +207,22 @@ def format_presses(presses: np.ndarray, notation: str) -> str:
     if notation in ARROW_NOTATIONS:
         notation = "digits"
     return format_grid(presses, notation)
+
+
+def parse_cell_settings(items: list[str] | None) -> list[tuple[int, int, int]]:
+    """``["2,3=1", "1,1=R"]`` (``--set``: 1-based row,col=value, value a number or U/R/D/L)
+    -> ``[(row, col, value)]`` 0-based; BoardInputError naming the bad item otherwise."""
+    letters = NOTATIONS["letters"]
+    out = []
+    for item in items or []:
+        try:
+            where, value = item.split("=")
+            r, c = (int(x) for x in where.split(","))
+            shown = value.strip().upper()
+            v = letters.index(shown) if len(shown) == 1 and shown in letters else int(value)
+        except ValueError:
+            raise BoardInputError(
+                f"--set {item!r}: expected row,col=value, e.g. --set 2,3=1"
+            ) from None
+        out.append((r - 1, c - 1, v))
+    return out

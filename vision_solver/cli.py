@@ -350,39 +350,16 @@ SetOption = Annotated[
 LETTERS = NOTATIONS["letters"]  # U R D L = 0 1 2 3, as on typed boards
 
 
-def _parse_set(items: list[str] | None) -> list[tuple[int, int, int]]:
-    out = []
-    for item in items or []:
-        try:
-            where, value = item.split("=")
-            r, c = (int(x) for x in where.split(","))
-            v = (
-                LETTERS.index(value.strip().upper())
-                if value.strip().upper() in LETTERS
-                else int(value)
-            )
-        except ValueError:
-            fail(f"--set {item!r}: expected row,col=value, e.g. --set 2,3=1")
-        out.append((r - 1, c - 1, v))
-    return out
-
-
 def _parse_corners(text: str | None) -> Any:
     """``"x,y x,y x,y x,y"`` -> a 4 x 2 array of [x, y] points; one Error line otherwise."""
-    import numpy as np
+    from .vision.geometry import parse_corners
 
     if text is None:
         return None
     try:
-        points = [[float(v) for v in point.split(",")] for point in text.replace(";", " ").split()]
-        if len(points) != 4 or any(len(point) != 2 for point in points):
-            raise ValueError
-    except ValueError:
-        fail(
-            f"--corners {text!r}: expected four x,y points (top-left, top-right, "
-            "bottom-right, bottom-left), e.g. --corners '120,80 520,80 520,480 120,480'"
-        )
-    return np.array(points)
+        return parse_corners(text)
+    except BoardSolveError as exc:
+        fail(str(exc))
 
 
 def load_models(models: Path | None) -> Any:
@@ -412,9 +389,8 @@ def _read(
     lit: Lit | None = None,
 ) -> tuple[Any, Any]:
     """Image and board reading, or one Error line."""
-    from .vision.grid import parse_size
     from .vision.imageio import read_image
-    from .vision.pipeline import read_board
+    from .vision.pipeline import read_as_told
 
     _check_image_path(image_path)
     points = _parse_corners(corners)
@@ -423,23 +399,19 @@ def _read(
     try:
         looks = load_models(models)
         image = read_image(image_path)
-        reading = read_board(
+        reading = read_as_told(
             image,
+            image_path,
             puzzle,
-            size=parse_size(size) if size else None,
-            looks=looks,
-            corners=points,
+            size=size,
+            corners=corners,
+            settings=corrections,
             lit=(lit or Lit.light).value,
+            looks=looks,
         )
-        return image, reading.with_corrections(_parse_set(corrections))
+        return image, reading
     except BoardSolveError as exc:
-        message = str(exc)
-        if isinstance(exc, BoardNotFound):
-            message = (
-                f"{image_path}: no board found ({message}); "
-                "--size RxC with --corners places it by hand"
-            )
-        fail(message)
+        fail(str(exc))
 
 
 #: The line under a lights board whose lit cells lightness alone told, by its ``lit_by``
@@ -525,11 +497,11 @@ def image_command(
     except BoardSolveError as exc:
         fail(str(exc))
     if json_output:
+        from .solve import misread_dicts
+
         obj = answer.to_dict()
         if answer.solution is None:
-            obj["misreads"] = [
-                {"row": r + 1, "col": c + 1, "value": v} for r, c, v in answer.suspects
-            ]
+            obj["misreads"] = misread_dicts(answer.suspects)
         obj["overlay"] = str(target)
         typer.echo(json.dumps(obj))
     else:
@@ -877,6 +849,60 @@ def learn(
         listed = ", ".join(f"({r},{c})" for r, c in wrong[:10].tolist())
         more = f" and {len(wrong) - 10} more" if len(wrong) > 10 else ""
         typer.echo(f"warning: it misreads cells {listed}{more} (row, col from 0)")
+
+
+@app.command()
+def serve(
+    host: Annotated[
+        str,
+        typer.Option(
+            "--host", help="Address to listen on; 0.0.0.0 lets a phone on your network in."
+        ),
+    ] = "127.0.0.1",
+    port: Annotated[
+        int, typer.Option("--port", help="Port to listen on (0: any free one).", min=0, max=65535)
+    ] = 8000,
+    open_browser: Annotated[
+        bool, typer.Option("--open", help="Open the page in the default browser.")
+    ] = False,
+    models: ModelsOption = None,
+) -> None:
+    """Serve a local page to read a screenshot, fix cells with a click and see the answer.
+
+    Drop, paste or choose an image (or take a photo on a phone); click a cell
+    to change its reading, drag the board's corners, and the answer redraws.
+    Needs the serve extra: pip install '.[serve]' in the project's folder.
+    Ctrl-C stops it.
+
+    Example: boardsolve serve --open
+    """
+    try:
+        from .serve.app import LOOPBACK_NAMES, bind, lan_address, make_server
+    except ImportError as exc:
+        fail(
+            f"boardsolve serve needs the serve extra ({exc.name} is missing): "
+            "pip install '.[serve]' in the project's folder"
+        )
+    try:
+        sock = bind(host, port)
+    except BoardSolveError as exc:
+        fail(str(exc))
+    port = sock.getsockname()[1]
+    shown = f"[{host}]" if ":" in host else host
+    url = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else shown}:{port}/"
+    typer.echo(f"boardsolve serve: {url} (Ctrl-C stops it)")
+    if host not in ("127.0.0.1", "localhost", "::1"):
+        lan = lan_address()
+        typer.echo(
+            f"warning: listening on {host}, so anyone on your network can use this page"
+            + (f"; on a phone: http://{lan}:{port}/" if lan and host in ("0.0.0.0", "::") else "")
+        )
+    if open_browser:
+        import webbrowser
+
+        webbrowser.open(url)
+    loopback = host in ("127.0.0.1", "localhost")
+    make_server(models, LOOPBACK_NAMES if loopback else None).run(sockets=[sock])
 
 
 def quiet_native_stderr() -> None:

@@ -105,6 +105,42 @@ def unsolvable_dict(rows: int, cols: int, states: int) -> dict[str, Any]:
     }
 
 
+def misread_dicts(suspects: list[tuple[int, int, int]]) -> list[dict[str, int]]:
+    """``likeliest_misreads``' answer as JSON: 1-based ``row``, ``col`` and the ``value``."""
+    return [{"row": r + 1, "col": c + 1, "value": v} for r, c, v in suspects]
+
+
+def answer_dict(
+    board: Any,
+    rule: Rule,
+    *,
+    confidence: np.ndarray | None = None,
+    fixed: list[tuple[int, int]] | None = None,
+) -> dict[str, Any]:
+    """The ``solve --json`` object of ``board``: the answer, or the unsolvable one's keys.
+
+    Given the cells' reading ``confidence``, an unsolvable board also names
+    its likeliest ``misreads`` (as ``boardsolve IMAGE --json`` does); cells
+    in ``fixed`` (set by hand) are never suspected.  Raises
+    ``BoardInputError`` for a bad board.
+    """
+    try:
+        return solve(board, rule).to_dict()
+    except Unsolvable:
+        cells = check_board(board, rule)
+        obj = unsolvable_dict(*cells.shape, rule.states)
+        if confidence is not None:
+            confidence = np.asarray(confidence, dtype=np.float64)
+            if confidence.shape != cells.shape:
+                raise BoardInputError(
+                    f"confidence has shape {confidence.shape}, the board {cells.shape}"
+                ) from None
+            obj["misreads"] = misread_dicts(
+                likeliest_misreads(cells, confidence, rule, fixed=fixed)
+            )
+        return obj
+
+
 def check_board(board: Any, rule: Rule) -> np.ndarray:
     """The board as an int64 array, or BoardInputError naming what is wrong."""
     try:

@@ -127,3 +127,20 @@ def board_at(corners: np.ndarray, rows: int, cols: int) -> BoardLocation:
     square = outline(rows, cols).astype(np.float32)
     homography = cv2.getPerspectiveTransform(square, corners.astype(np.float32))
     return BoardLocation(corners, homography / homography[2, 2], rows, cols, 1.0)
+
+
+def parse_corners(text: str) -> np.ndarray:
+    """``"x,y x,y x,y x,y"`` (``--corners``) -> a 4 x 2 array of [x, y] points.
+
+    BoardInputError naming the text when it is not four x,y points.
+    """
+    try:
+        points = [[float(v) for v in point.split(",")] for point in text.replace(";", " ").split()]
+        if len(points) != 4 or any(len(point) != 2 for point in points):
+            raise ValueError
+    except ValueError:
+        raise BoardInputError(
+            f"--corners {text!r}: expected four x,y points (top-left, top-right, "
+            "bottom-right, bottom-left), e.g. --corners '120,80 520,80 520,480 120,480'"
+        ) from None
+    return np.array(points)

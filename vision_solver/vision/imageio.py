@@ -248,17 +248,22 @@ def write_image(path: str | Path, image: np.ndarray, *, protect: str | Path | No
     path = Path(path)
     if protect is not None and path.resolve() == Path(protect).resolve():
         raise ImageError(f"{path}: refusing to overwrite the input image")
-    suffix = path.suffix.lower() or ".png"
+    encoded = encode_image(image, path.suffix.lower() or ".png", str(path))
+    try:
+        write_atomic(path, encoded)
+    except OSError as exc:
+        raise ImageError(f"{path}: cannot write ({exc.strerror})") from None
+    return path
+
+
+def encode_image(image: np.ndarray, suffix: str = ".png", source: str = "image") -> bytes:
+    """``image`` encoded as a file of type ``suffix`` (``.png``, ``.jpg``), in memory."""
     try:
         ok, encoded = cv2.imencode(suffix, image)
     except cv2.error:
         ok = False
     if not ok:
         raise ImageError(
-            f"{path}: cannot write an image as {suffix!r} (use .png, .jpg, .webp, .bmp or .tif)"
+            f"{source}: cannot write an image as {suffix!r} (use .png, .jpg, .webp, .bmp or .tif)"
         )
-    try:
-        write_atomic(path, encoded.tobytes())
-    except OSError as exc:
-        raise ImageError(f"{path}: cannot write ({exc.strerror})") from None
-    return path
+    return encoded.tobytes()

@@ -15,11 +15,13 @@ from typing import Any
 
 import numpy as np
 
+from ..boardtext import parse_cell_settings
 from ..errors import BoardInputError, BoardNotFound, Unsolvable
 from ..rules import PUZZLE_KIND, PuzzleKind, Rule
 from ..solve import Solution, likeliest_misreads, solve, unsolvable_dict
 from .classify import LIT, CellReading, Lit, LitBy, learn_from_board, read_cells
-from .grid import Grid, find_grid
+from .geometry import parse_corners
+from .grid import Grid, find_grid, parse_size
 from .imageio import read_image
 from .locate import board_at, locate_board
 from .looks import Look, load_looks
@@ -171,6 +173,45 @@ def read_board(
         reading.look,
         reading.lit_by,
     )
+
+
+def read_as_told(
+    image: np.ndarray,
+    source: str,
+    puzzle: str = "auto",
+    *,
+    size: str | None = None,
+    corners: str | None = None,
+    settings: list[str] | None = None,
+    lit: Lit | None = None,
+    looks: list[Look] | None = None,
+) -> BoardReading:
+    """Read the board in ``image`` as ``boardsolve IMAGE`` does with its options' text.
+
+    ``size`` (``"5x5"``), ``corners`` (``"x,y x,y x,y x,y"``, with ``size``)
+    and ``settings`` (``["2,3=1"]``, ``--set``) are parsed here, so a bad
+    one raises ``BoardInputError`` with the sentence the CLI prints; a board
+    not found raises ``BoardNotFound`` naming ``source`` and how to place it
+    by hand.
+    """
+    points = parse_corners(corners) if corners is not None else None
+    if points is not None and size is None:
+        raise BoardInputError("--corners needs --size RxC too (the board's rows and columns)")
+    corrections = parse_cell_settings(settings)
+    try:
+        reading = read_board(
+            image,
+            puzzle,
+            size=parse_size(size) if size else None,
+            looks=looks,
+            corners=points,
+            lit=lit or "light",
+        )
+    except BoardNotFound as exc:
+        raise BoardNotFound(
+            f"{source}: no board found ({exc}); --size RxC with --corners places it by hand"
+        ) from None
+    return reading.with_corrections(corrections)
 
 
 def learn_board(
