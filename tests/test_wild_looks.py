@@ -320,3 +320,61 @@ def test_a_faint_grid_on_the_page_around_a_board_does_not_change_what_is_read(lo
     gridded = read_board(_faint_grid(scene.image, step, (x0, y0, x1, y1)), looks=[])
     assert (gridded.rows, gridded.cols) == (plain.rows, plain.cols) == cells.shape
     assert gridded.cells.tolist() == plain.cells.tolist() == cells.tolist()
+
+
+def _hues_swapped(image: np.ndarray, corners: np.ndarray, cells: np.ndarray) -> np.ndarray:
+    """The image with the hues of lit and unlit cells exchanged; lightness and chroma kept.
+
+    Within the middle of every cell each pixel's chroma (a*, b*) is turned by
+    the angle between its state's typical hue and the other state's, so the
+    lit cells keep shining (as light and as vivid as they were) in the
+    unlit cells' hue, and the unlit cells stay as dull in the lit hue.
+    """
+    rows, cols = cells.shape
+    grid = np.array([(0, 0), (cols, 0), (cols, rows), (0, rows)], dtype=np.float32)
+    to_grid = cv2.getPerspectiveTransform(corners.astype(np.float32), grid)
+    ys, xs = np.mgrid[0 : image.shape[0], 0 : image.shape[1]]
+    points = np.stack([xs.ravel(), ys.ravel()], axis=1).astype(np.float32)
+    uv = cv2.perspectiveTransform(points[None], to_grid)[0].reshape(*image.shape[:2], 2)
+    col, row = np.floor(uv[..., 0]).astype(int), np.floor(uv[..., 1]).astype(int)
+    frac = uv - np.floor(uv)
+    middle = (frac > 0.15).all(axis=2) & (frac < 0.85).all(axis=2)
+    middle &= (row >= 0) & (row < rows) & (col >= 0) & (col < cols)
+    state = np.full(image.shape[:2], -1)
+    state[middle] = cells[row[middle], col[middle]]
+    lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB).astype(np.float64)
+    chroma = (lab[..., 1] - 128) + 1j * (lab[..., 2] - 128)
+    hue = [
+        np.angle(np.median(chroma[state == s].real) + 1j * np.median(chroma[state == s].imag))
+        for s in (0, 1)
+    ]
+    turned = chroma.copy()
+    for s in (0, 1):
+        turned[state == s] *= np.exp(1j * (hue[1 - s] - hue[s]))
+    lab[..., 1], lab[..., 2] = turned.real + 128, turned.imag + 128
+    return cv2.cvtColor(np.clip(lab, 0, 255).astype(np.uint8), cv2.COLOR_LAB2BGR)
+
+
+@pytest.mark.parametrize(
+    ("family", "seed"), [("lights-tiles", 4), ("lights-tiles", 8), ("glow-on-grid", 4)]
+)
+def test_swapping_the_lit_and_unlit_colours_keeps_the_reading(family, seed):
+    """Lit is what shines, whatever its hue: the lit cells in the unlit cells' hue
+    (and the other way round), as light and vivid as before, read the same."""
+    cells = np.random.default_rng(seed).integers(0, 2, (5, 6))
+    scene = wild_scene(seed, family, cells=cells)
+    swapped = _hues_swapped(scene.image, np.asarray(scene.corners), cells)
+    assert not np.array_equal(swapped, scene.image)
+    before = read_board(scene.image, looks=[])
+    after = read_board(swapped, looks=[])
+    assert before.cells.tolist() == cells.tolist()
+    assert after.cells.tolist() == cells.tolist()
+
+
+@pytest.mark.parametrize("look", ["flat-dark", "round"])
+def test_swapping_the_hues_of_a_games_lit_and_unlit_cells_keeps_the_reading(look):
+    cells = np.random.default_rng(7).integers(0, 2, (5, 5))
+    scene = render_board(cells, look, seed=7, cell_px=48, canvas=(1280, 720))
+    swapped = _hues_swapped(scene.image, np.asarray(scene.corners), cells)
+    assert read_board(scene.image, looks=[]).cells.tolist() == cells.tolist()
+    assert read_board(swapped, looks=[]).cells.tolist() == cells.tolist()
