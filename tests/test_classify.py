@@ -240,8 +240,17 @@ def _features(*groups: tuple[list[float], int]) -> np.ndarray:
         (_features(([60, 128, 128, 0], 3), ([60, 200, 128, 0], 3)), "colour", [0, 1]),
         (_features(([60, 128, 128, 20], 3), ([60, 128, 128, 0], 3)), "mark", [1, 0]),
         (_features(([60, 128, 128, 0], 6)), "one-state", [0, 0]),
+        (_features(([90, 120, 203, 0], 3), ([30, 178, 38, 0], 3)), "colour", [1, 0]),
+        (_features(([85, 135, 140, 0], 3), ([30, 178, 38, 0], 3)), "colour", [0, 1]),
     ],
-    ids=["two greys", "grey and red", "marked and blank", "all alike"],
+    ids=[
+        "two greys",
+        "grey and red",
+        "marked and blank",
+        "all alike",
+        "bright yellow among deep blue",
+        "deep blue among pastel",
+    ],
 )
 def test_lights_reader_says_what_decided_which_group_is_lit(features, lit_by, cells):
     from vision_solver.vision.classify.lights import read_lights

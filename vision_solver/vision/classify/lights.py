@@ -48,6 +48,10 @@ STATE_RADIUS = 12.0
 #: Two states are told apart by colourfulness when their mean chroma differs
 #: by more than this (Delta E): the more colourful one is lit ...
 CHROMA_APART = 15.0
+#: Two states both more colourful than this (mean chroma, Delta E) and far
+#: apart in lightness (LIGHTNESS_APART) are told by lightness: the lighter
+#: shines.
+BOTH_COLOURFUL = 30.0
 #: ... else, between two greys, by lightness when their L* differs by more
 #: than this (a filled tile against an outline): the lighter one is lit ...
 LIGHTNESS_APART = 30.0
@@ -115,9 +119,14 @@ def _lit_group(groups: list[np.ndarray]) -> tuple[int, LitBy]:
     checked box): ``mark``, or the brighter when neither carries more of one.
     """
     colourful = [float(chroma(g[:, :3]).mean()) for g in groups]
+    light = [float(g[:, 0].mean()) for g in groups]
+    if min(colourful) > BOTH_COLOURFUL and abs(light[0] - light[1]) > LIGHTNESS_APART:
+        # Two colours, both vivid (yellow lamps among blue ones): the lamp that
+        # is lit shines, so the far lighter one is lit, whichever hue is the
+        # more saturated (a deep blue has more chroma than a bright yellow).
+        return int(np.argmax(light)), "colour"
     if abs(colourful[0] - colourful[1]) > CHROMA_APART:
         return int(np.argmax(colourful)), "colour"
-    light = [float(g[:, 0].mean()) for g in groups]
     ink = [float(g[:, 3].mean()) for g in groups]
     if abs(light[0] - light[1]) > LIGHTNESS_APART or abs(ink[0] - ink[1]) < INK_APART:
         return int(np.argmax(light)), "lightness"
