@@ -359,6 +359,21 @@ def test_one_board_reads_the_same_in_two_made_up_looks(family):
         assert reading.cells.tolist() == cells.tolist(), seed
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="not read yet: chairs under a tilted camera (parallax: raised parts are no quarter "
+    "turn of one another) and benches on grass with no grid lines (counted by the objects)",
+)
+@pytest.mark.parametrize("family", CHAIR_FAMILIES)
+def test_a_3d_chair_board_reads_exactly_as_a_direction_board(family):
+    """A guard on a tuning-side seed (the scored side stays unseen): found, called a direction
+    board by ``auto``, every chair's turn right."""
+    scene = _scene(4, family)
+    reading = read_board(scene.image, looks=[])
+    assert reading.puzzle == "arrows"
+    assert reading.cells.tolist() == scene.cells.tolist()
+
+
 def _faint_grid(image: np.ndarray, step: int, keep: tuple[int, int, int, int]) -> np.ndarray:
     """The image with a faint grid of ``step`` pixels drawn on its page, outside ``keep``."""
     out = image.copy()
