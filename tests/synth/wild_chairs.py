@@ -92,7 +92,7 @@ def _chair_model(rng: np.random.Generator) -> _Model:
     else:
         parts.append(((-sx, -sy, 0.0), (sx, sy, top), 0))
     bt = float(rng.uniform(0.05, 0.12))  # backrest thickness
-    back_top = top + float(rng.uniform(0.18, 0.38))
+    back_top = top + float(rng.uniform(0.22, 0.4))  # well above any armrest
     bw = sx * float(rng.uniform(0.75, 1.0))
     behind = rng.random() < 0.4  # standing behind the seat, from the ground up
     y1, y2 = (-sy - bt, -sy) if behind else (-sy, -sy + bt)
@@ -108,7 +108,7 @@ def _chair_model(rng: np.random.Generator) -> _Model:
         parts.append(((-bw, y1, z0), (bw, y2, back_top), back_mat))
     if arms:
         at = float(rng.uniform(0.035, 0.06))
-        arm_top = top + float(rng.uniform(0.07, 0.16))
+        arm_top = top + float(rng.uniform(0.05, 0.1))
         front = sy * float(rng.uniform(0.5, 1.0))
         start = y2 if not behind else -sy
         for ax in (-1, 1):
