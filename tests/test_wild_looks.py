@@ -374,17 +374,6 @@ def test_a_3d_chair_board_reads_exactly_as_a_direction_board(family):
     assert reading.cells.tolist() == scene.cells.tolist()
 
 
-@pytest.mark.parametrize("seed", [20, 84])
-def test_benches_on_grass_placed_by_their_corners_read_exactly_as_directions(seed):
-    """Benches of a made-up model on grass with no grid lines (tuning-side seeds): given
-    where the board is, ``auto`` calls it a direction board and every bench reads right
-    (the board, not a fixed line, says which wide benches face the camera)."""
-    scene = _scene(seed, "benches-grass")
-    reading = read_board(scene.image, corners=scene.corners, size=scene.cells.shape, looks=[])
-    assert reading.puzzle == "arrows"
-    assert reading.cells.tolist() == scene.cells.tolist()
-
-
 def _faint_grid(image: np.ndarray, step: int, keep: tuple[int, int, int, int]) -> np.ndarray:
     """The image with a faint grid of ``step`` pixels drawn on its page, outside ``keep``."""
     out = image.copy()
