@@ -121,31 +121,6 @@ def test_bench_whose_shaded_faces_open_away_is_still_read():
     assert 0.5 < confidence <= 1
 
 
-def test_wide_benches_rising_in_two_groups_are_named_by_the_board():
-    """Benches seen front-on rise higher above their cells than those seen from behind:
-    where the wide ones fall in two clear groups, the higher group faces the camera (2),
-    whatever each lit seat said; a board of one group keeps what each bench said."""
-    from vision_solver.vision.classify.benches import _front_or_back
-
-    wide = [(0, c) for c in range(6)]
-    rise = np.array([[0.12, 0.31, 0.14, 0.29, 0.33, 0.11]])
-    cells = np.zeros((1, 6), np.int64)  # every lit seat read as seen from behind
-    _front_or_back(cells, wide, rise)
-    assert cells.tolist() == [[0, 2, 0, 2, 2, 0]]
-    one_group = np.array([[0.15, 0.17, 0.16, 0.18, 0.15, 0.17]])
-    cells = np.array([[0, 2, 0, 0, 2, 0]])
-    _front_or_back(cells, wide, one_group)
-    assert cells.tolist() == [[0, 2, 0, 0, 2, 0]]
-
-
-def test_a_board_of_benches_draws_its_own_line_between_end_on_and_wide():
-    from vision_solver.vision.classify.benches import END_ON_ASPECT, _board_end_on
-
-    line = _board_end_on([0.45, 0.5, 0.55, 1.05, 1.1, 1.15])
-    assert 0.55 < line < 1.05  # a bench 1.1 wide per 1 tall is seen wide on this board
-    assert _board_end_on([0.9, 1.0, 1.1, 1.3, 1.4]) == END_ON_ASPECT  # no two clear groups
-
-
 def test_grass_in_light_is_no_bench_colour():
     """Sunlit grass stands out from the grass's median colour too; read as the
     benches' colour it read half of this 18x14 board.  Candidates of the

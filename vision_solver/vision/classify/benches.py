@@ -7,11 +7,7 @@ behind (up) hides its seat, one facing the camera (down) shows its seat in
 front of the backrest.  The benches' colour comes from the game's look, or
 else from the board itself: of the colours that stand out from the grass,
 the one whose benches read most surely.  Benches stand up out of their
-cells, so they are read in the image, not on the rectified board.  Where
-a board's benches fall in clear groups, the board decides rather than a
-fixed line: its own aspect between end-on and wide benches, and of the
-wide ones, those that rise higher above their cells (the backrest standing
-behind the seat) face the camera, whichever way the light falls.
+cells, so they are read in the image, not on the rectified board.
 """
 
 from __future__ import annotations
@@ -87,24 +83,19 @@ def _grow_dark(part: np.ndarray, lightness: np.ndarray) -> np.ndarray:
 
 
 def bench_direction(
-    mask: np.ndarray,
-    image: np.ndarray,
-    whole: np.ndarray | None = None,
-    end_on: float = END_ON_ASPECT,
+    mask: np.ndarray, image: np.ndarray, whole: np.ndarray | None = None
 ) -> tuple[int, float]:
     """Direction of one bench from its silhouette ``mask`` (0/1) and the image crop.
 
     ``whole`` (default ``mask``) is the silhouette with its shaded faces added:
     the lit part alone says whether the bench is turned, the whole one shows
-    which side its backrest rises on.  ``end_on`` is the aspect (width over
-    height) below which a bench is seen end-on: END_ON_ASPECT, or the board's
-    own (``_board_end_on``); the confidence is how far it is from END_ON_ASPECT.
+    which side its backrest rises on.
     """
     ys, xs = np.nonzero(mask)
     width = xs.max() - xs.min() + 1
     height = ys.max() - ys.min() + 1
     aspect = width / height
-    if aspect < end_on:
+    if aspect < END_ON_ASPECT:
         if whole is not None and whole.any():  # (a speck of a bench may open away)
             mask = whole
             ys, xs = np.nonzero(mask)
@@ -232,11 +223,6 @@ def read_benches(
     return best
 
 
-def _quad_area(quad: np.ndarray) -> float:
-    x, y = quad[:, 0], quad[:, 1]
-    return 0.5 * abs(float(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1))))
-
-
 @dataclass
 class _BenchArea:
     """Each cell's box (image pixels), a little higher than the cell as benches stand
@@ -286,11 +272,7 @@ def _read_benches_as(
     known = None
     if object_colour is not None and lab.size:
         known = _nearer_to_object(lab, reference, object_colour)
-    # each cell's bench: (silhouette, image crop, with its shaded faces, the cell centre's y)
-    found: dict[tuple[int, int], tuple[np.ndarray, np.ndarray, np.ndarray | None, float]] = {}
-    pitch_area = np.zeros((rows, cols))
     for (r, c), (x0, y0, x1, y1) in boxes.items():
-        pitch_area[r, c] = _quad_area(grid.cell_quad(r, c))
         crop = image[y0:y1, x0:x1]
         if crop.size == 0:
             confidence[r, c] = 0.0
@@ -322,88 +304,8 @@ def _read_benches_as(
         best = 1 + int(np.argmax(scores))
         part = (labels == best).astype(np.uint8)
         whole = _grow_dark(part, lab[inside][:, :, 0]) if known is not None else None
-        found[r, c] = part, crop, whole, centre[1]
-    if not found:
-        return cells, confidence
-    end_on = _board_end_on([_aspect(part) for part, *_ in found.values()])
-    wide: list[tuple[int, int]] = []
-    rise = np.zeros((rows, cols))  # how far each bench's top stands above its cell's centre
-    for (r, c), (part, crop, whole, centre_y) in found.items():
-        cells[r, c], confidence[r, c] = bench_direction(part, crop, whole, end_on)
-        if _aspect(part) >= end_on:
-            wide.append((r, c))
-            top = np.nonzero((whole if whole is not None and whole.any() else part).any(axis=1))[0]
-            rise[r, c] = (centre_y - top.min()) / max(1.0, float(np.sqrt(pitch_area[r, c])))
-    _front_or_back(cells, wide, rise)
+        cells[r, c], confidence[r, c] = bench_direction(part, crop, whole)
     return cells, confidence
-
-
-#: The benches seen end-on and those seen from the front or back are told
-#: apart by the board's own aspect threshold when its aspects fall in two
-#: groups whose medians differ by at least this factor; else by END_ON_ASPECT.
-ASPECT_GROUPS = 1.6
-#: Benches seen from the front rise higher above their cells (the backrest
-#: stands behind the seat) than those seen from the back (the backrest in
-#: front): where a board's wide benches rise in two groups this far apart
-#: (medians, in cells), the higher group faces the camera.  Otherwise the lit
-#: seat decides, bench by bench.
-RISE_GROUPS = 0.06
-#: ... and when the split between the groups holds this share of their variance.
-TWO_GROUPS = 0.8
-
-
-def _aspect(mask: np.ndarray) -> float:
-    ys, xs = np.nonzero(mask)
-    return float((xs.max() - xs.min() + 1) / (ys.max() - ys.min() + 1))
-
-
-def _two_groups(values: np.ndarray) -> tuple[float, np.ndarray] | None:
-    """Otsu's split of ``values`` into a low and a high group: (threshold, high mask)."""
-    ordered = np.sort(values)
-    best: tuple[float, float] | None = None
-    for k in range(1, len(ordered)):
-        low, high = ordered[:k], ordered[k:]
-        spread = k * (len(ordered) - k) * (high.mean() - low.mean()) ** 2
-        if best is None or spread > best[0]:
-            best = (spread, float((ordered[k - 1] + ordered[k]) / 2))
-    if best is None:
-        return None
-    return best[1], values > best[1]
-
-
-def _board_end_on(aspects: list[float]) -> float:
-    """The aspect below which this board's benches are seen end-on."""
-    values = np.log(np.array(aspects))
-    split = _two_groups(values)
-    if split is None or split[1].all() or not split[1].any():
-        return END_ON_ASPECT
-    low, high = values[~split[1]], values[split[1]]
-    if np.exp(np.median(high) - np.median(low)) < ASPECT_GROUPS:
-        return END_ON_ASPECT
-    return float(np.exp(split[0]))
-
-
-def _front_or_back(cells: np.ndarray, wide: list[tuple[int, int]], rise: np.ndarray) -> None:
-    """Where the benches seen wide (``wide``) rise in two clear groups, the higher faces
-    the camera (2) and the lower away (0): one split for the board rather than each
-    bench's lit seat against a fixed line."""
-    if len(wide) < 2:
-        return
-    values = np.array([rise[rc] for rc in wide])
-    # (a bench misfound, or its neighbour's shadow taken in, is no third group)
-    q1, q3 = np.percentile(values, [25, 75])
-    reach = max(3 * (q3 - q1), 3 * RISE_GROUPS)
-    kept = values[(values >= q1 - reach) & (values <= q3 + reach)]
-    split = _two_groups(kept)
-    if split is None or split[1].all() or not split[1].any():
-        return
-    low, high = kept[~split[1]], kept[split[1]]
-    between = len(low) * len(high) * (high.mean() - low.mean()) ** 2 / len(kept) ** 2
-    if np.median(high) - np.median(low) < RISE_GROUPS or between < TWO_GROUPS * kept.var():
-        return
-    middle = (np.median(high) + np.median(low)) / 2
-    for rc, value in zip(wide, values.tolist(), strict=True):
-        cells[rc] = 2 if value > middle else 0
 
 
 #: Objects on grass: the backdrop's texture (median |Laplacian| of L*, 0..255,
