@@ -10,10 +10,13 @@ cells right over the cells of the boards of the right size, and the mean seconds
 in ``read_board``.
 
 Run: python benchmarks/unseen_looks.py [--per-family 25] [--side score|tune] [--family F ...]
-     [--show K] [--save DIR]
+     [--show K] [--save DIR] [--true-corners]
 
 ``--show K`` describes the first K failures (seed and what went wrong); ``--save DIR`` writes
-their images as PNG (all failures' when ``--show`` is not given).
+their images as PNG (all failures' when ``--show`` is not given).  ``--true-corners`` places
+the board by its true corners and size (``read_board(..., corners=, size=)``): the classify
+stage alone, on the true grid, so that what locating misses and what reading misses are told
+apart.
 """
 
 from __future__ import annotations
@@ -68,15 +71,16 @@ class Tally:
         )
 
 
-def score_family(family: str, side: str, count: int) -> Tally:
+def score_family(family: str, side: str, count: int, true_corners: bool = False) -> Tally:
     tally = Tally()
     for seed in seeds(side, count):
         scene = wild_scene(seed, family)
         rows, cols = scene.cells.shape
+        placed = {"corners": scene.corners, "size": (rows, cols)} if true_corners else {}
         tally.boards += 1
         start = time.perf_counter()
         try:
-            reading = read_board(scene.image, looks=[])
+            reading = read_board(scene.image, looks=[], **placed)
         except BoardNotFound as error:
             tally.seconds += time.perf_counter() - start
             tally.failures.append((seed, f"not found ({error})"))
@@ -115,6 +119,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--family", choices=FAMILIES, action="append", metavar="F")
     parser.add_argument("--show", type=int, default=None, metavar="K", help="describe K failures")
     parser.add_argument("--save", type=Path, metavar="DIR", help="write the failing images here")
+    parser.add_argument(
+        "--true-corners", action="store_true", help="place the board by its true corners and size"
+    )
     args = parser.parse_args(argv)
     if args.per_family < 1:
         parser.error("--per-family must be at least 1")
@@ -122,13 +129,14 @@ def main(argv: list[str] | None = None) -> None:
     families = args.family or list(FAMILIES)
     print(
         f"unseen looks, {args.side} side (seeds {'' if args.side == 'tune' else 'not '}"
-        f"divisible by 4), {args.per_family} boards a family, read_board(image, looks=[])"
+        f"divisible by 4), {args.per_family} boards a family, read_board(image, looks=[]"
+        + (", corners=truth, size=truth)" if args.true_corners else ")")
     )
     print(f"{'family':16s} {'exact':>9s} {'size right':>11s} {'cells right':>20s}  {'s/board':>7s}")
     total = Tally()
     failures: list[tuple[str, int, str]] = []
     for family in families:
-        tally = score_family(family, args.side, args.per_family)
+        tally = score_family(family, args.side, args.per_family, args.true_corners)
         print(tally.row(family), flush=True)
         total.add(tally)
         failures += [(family, seed, what) for seed, what in tally.failures]

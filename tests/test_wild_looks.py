@@ -8,14 +8,16 @@ import cv2
 import numpy as np
 import pytest
 from synth import render_board
-from synth.wild import FAMILIES, PUZZLE_OF_FAMILY, wild_scene
+from synth.chairs import _FACING
+from synth.wild import FAMILIES, FLAT_FAMILIES, PUZZLE_OF_FAMILY, wild_scene
 from synth.wild_board import _round_box
+from synth.wild_chairs import CHAIR_FAMILIES, _bench_model, _chair_model
 
 from vision_solver.errors import BoardInputError
 from vision_solver.vision.pipeline import read_board
 
-LIGHTS = [f for f in FAMILIES if PUZZLE_OF_FAMILY[f] == "lights"]
-ARROWS = [f for f in FAMILIES if PUZZLE_OF_FAMILY[f] == "arrows"]
+LIGHTS = [f for f in FLAT_FAMILIES if PUZZLE_OF_FAMILY[f] == "lights"]
+ARROWS = [f for f in FLAT_FAMILIES if PUZZLE_OF_FAMILY[f] == "arrows"]
 
 
 @cache
@@ -62,7 +64,7 @@ def test_the_same_seed_draws_the_same_pixels(family):
     assert not np.array_equal(first.image, wild_scene(8, family, tilt=0.15).image)
 
 
-@pytest.mark.parametrize("family", FAMILIES)
+@pytest.mark.parametrize("family", FLAT_FAMILIES)
 def test_every_family_draws_valid_boards_for_twenty_seeds(family):
     puzzle = PUZZLE_OF_FAMILY[family]
     shapes = set()
@@ -126,7 +128,7 @@ def _other(cells: np.ndarray, puzzle: str) -> np.ndarray:
     return (cells + 2) % 4 if puzzle == "arrows" else 1 - cells
 
 
-@pytest.mark.parametrize("family", FAMILIES)
+@pytest.mark.parametrize("family", FLAT_FAMILIES)
 @pytest.mark.parametrize(("seed", "tilt"), [(1, 0.0), (3, 0.2)])
 def test_other_cells_change_pixels_on_the_board_only_and_in_every_cell(family, seed, tilt):
     """The same look with every cell changed differs inside the corners' quad, in each cell."""
@@ -218,6 +220,81 @@ def test_lit_cells_look_alike_and_emit(family):
     assert checked >= 18
 
 
+# --- 3-D chairs and benches: objects under a camera ------------------------------------------
+
+
+def _convex(quad: np.ndarray) -> bool:
+    edges = np.roll(quad, -1, axis=0) - quad
+    turns = (
+        edges[:, 0] * np.roll(edges, -1, axis=0)[:, 1] - edges[:, 1] * np.roll(edges, -1, 0)[:, 0]
+    )
+    return bool(np.all(turns > 0) or np.all(turns < 0))
+
+
+@pytest.mark.parametrize("family", CHAIR_FAMILIES)
+def test_chair_families_draw_valid_boards_seen_in_perspective(family):
+    shapes = set()
+    for seed in range(6):
+        scene = _scene(seed, family)
+        height, width = scene.image.shape[:2]
+        assert scene.puzzle == "arrows" and scene.look == f"{family}#{seed}"
+        assert set(np.unique(scene.cells)) <= {0, 1, 2, 3}
+        rows, cols = scene.cells.shape
+        shapes.add((rows, cols))
+        assert min(rows, cols) >= 3 and max(rows, cols) <= 9
+        c = scene.corners
+        assert c.min() >= 0 and c[:, 0].max() <= width - 1 and c[:, 1].max() <= height - 1
+        assert _convex(c)
+        # TL TR BR BL, seen from the near (bottom) side: the far edge is the shorter
+        assert c[0, 0] < c[1, 0] and c[3, 0] < c[2, 0] and c[0, 1] < c[3, 1]
+        assert np.linalg.norm(c[1] - c[0]) < np.linalg.norm(c[2] - c[3])
+        assert np.linalg.norm(c[1] - c[0]) / cols >= 14
+    assert len(shapes) > 2
+
+
+def _cell_shares(changed: np.ndarray, corners: np.ndarray, shape) -> np.ndarray:
+    """The share of changed pixels in every cell of the floor grid."""
+    rows, cols = shape
+    hom = cv2.getPerspectiveTransform(
+        corners.astype(np.float32),
+        np.float32([[0, 0], [cols * 16, 0], [cols * 16, rows * 16], [0, rows * 16]]),
+    )
+    flat = cv2.warpPerspective(changed.astype(np.float32), hom, (cols * 16, rows * 16))
+    return flat.reshape(rows, 16, cols, 16).mean(axis=(1, 3))
+
+
+@pytest.mark.parametrize("family", CHAIR_FAMILIES)
+def test_other_chairs_change_every_cell_and_nothing_far_from_the_board(family):
+    scene = _scene(1, family)
+    other = wild_scene(1, family, cells=(scene.cells + 2) % 4)
+    assert np.array_equal(scene.corners, other.corners)
+    changed = np.abs(scene.image.astype(int) - other.image.astype(int)).max(axis=2) > 40
+    rows, cols = scene.cells.shape
+    pitch = np.linalg.norm(scene.corners[2] - scene.corners[3]) / cols
+    board = np.zeros(changed.shape, np.uint8)
+    cv2.fillPoly(board, [np.round(scene.corners).astype(np.int32)], 1)
+    reach = int(np.ceil(1.0 * pitch))  # objects rise and cast shadows past their cell
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1))
+    assert changed.any() and not (changed & ~cv2.dilate(board, kernel).astype(bool)).any()
+    assert _cell_shares(changed, scene.corners, scene.cells.shape).min() > 0.004  # benches rise out
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_chair_faces_away_from_its_backrest(seed):
+    """Direction d: the backrest (the tallest part) stands behind the sitter, who faces d (0 up
+    = north = towards the top of the board, 1 right = east, a quarter clockwise on screen)."""
+    for family, make in (("chairs-3d", _chair_model), ("benches-grass", _bench_model)):
+        model = make(np.random.default_rng(seed))
+        lo = np.array([p[0] for p in model.parts])
+        hi = np.array([p[1] for p in model.parts])
+        tallest = hi[:, 2] >= hi[:, 2].max() - 1e-9
+        back = ((lo + hi) / 2)[tallest, :2].mean(axis=0)
+        for direction, facing in enumerate([(0, 1), (1, 0), (0, -1), (-1, 0)]):
+            world = _FACING[direction] @ back  # where the backrest is, seen from the seat
+            assert world @ np.array(facing) < -0.05, (family, direction, world)
+            assert abs(world @ np.array(facing[::-1])) < 0.05, (family, direction, world)
+
+
 # --- arrows: one glyph in four turns -----------------------------------------------------------
 
 
@@ -271,7 +348,7 @@ def test_jitter_moves_glyphs_off_centre_and_nothing_else():
 # --- the reader on looks it never met (what benchmarks/unseen_looks.py scores) ------------------
 
 
-@pytest.mark.parametrize("family", FAMILIES)
+@pytest.mark.parametrize("family", FLAT_FAMILIES)
 def test_one_board_reads_the_same_in_two_made_up_looks(family):
     """A guard for the reader, on tuning-side seeds only (the scored side stays unseen)."""
     states = 4 if PUZZLE_OF_FAMILY[family] == "arrows" else 2
@@ -280,6 +357,21 @@ def test_one_board_reads_the_same_in_two_made_up_looks(family):
         reading = read_board(wild_scene(seed, family, cells=cells).image, looks=[])
         assert reading.puzzle == PUZZLE_OF_FAMILY[family], seed
         assert reading.cells.tolist() == cells.tolist(), seed
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="not read yet: chairs under a tilted camera (parallax: raised parts are no quarter "
+    "turn of one another) and benches on grass with no grid lines (counted by the objects)",
+)
+@pytest.mark.parametrize("family", CHAIR_FAMILIES)
+def test_a_3d_chair_board_reads_exactly_as_a_direction_board(family):
+    """A guard on a tuning-side seed (the scored side stays unseen): found, called a direction
+    board by ``auto``, every chair's turn right."""
+    scene = _scene(4, family)
+    reading = read_board(scene.image, looks=[])
+    assert reading.puzzle == "arrows"
+    assert reading.cells.tolist() == scene.cells.tolist()
 
 
 def _faint_grid(image: np.ndarray, step: int, keep: tuple[int, int, int, int]) -> np.ndarray:

@@ -23,6 +23,20 @@ Families (``FAMILIES``; ``PUZZLE_OF_FAMILY`` names the puzzle each draws):
 * ``arrow-glyph-any``: any glyph colour on any plain tile colour, sometimes with a number or a
   dot in a corner of every tile.
 
+Two more (``CHAIR_FAMILIES``, drawn by ``wild_chairs.py``) are the moon-legend puzzle (arrows:
+0 up .. 3 left, the way the sitter faces, the backrest behind) as 3-D scenes of a made-up model,
+3..9 cells a side:
+
+* ``chairs-3d``: chairs (a seat box, a raised backrest bar, maybe legs, armrests, a cushion)
+  seen from above by a camera tilted 10..40 degrees from vertical, on stone tiles (one a cell)
+  inside a brick, slab or plain border; raised parts show parallax and their side faces.
+* ``benches-grass``: benches (planks on legs, a backrest, maybe armrests) seen by a strategy
+  game's camera (30..50 degrees from vertical) on grass with no tiles or grid lines, a resource
+  bar above and a console with a minimap below.
+
+Their ``corners`` are the floor-plane corners of the cell grid, projected; ``tilt`` warps the
+finished screenshot as for the others.
+
 The truth is exact: ``corners`` are the outer edge of the cell grid (for gapless or framed
 grids the outer edge of the cells, not of the frame), in the package's pixel-centre
 convention.  The look comes from its own generators, independent of the cells, so the same
@@ -59,8 +73,10 @@ from .wild_board import (
     _round_box,
     _shift_value,
 )
+from .wild_chairs import CHAIR_FAMILIES, render_3d
 
-FAMILIES = (
+#: The families drawn flat on a screen (the grid an upright rectangle unless ``tilt`` warps it).
+FLAT_FAMILIES = (
     "lights-tiles",
     "lights-grey",
     "glow-on-grid",
@@ -68,7 +84,10 @@ FAMILIES = (
     "arrow-tiles",
     "arrow-glyph-any",
 )
-PUZZLE_OF_FAMILY = {f: "arrows" if f.startswith("arrow") else "lights" for f in FAMILIES}
+FAMILIES = FLAT_FAMILIES + CHAIR_FAMILIES
+PUZZLE_OF_FAMILY = {
+    f: "arrows" if f.startswith("arrow") or f in CHAIR_FAMILIES else "lights" for f in FAMILIES
+}
 
 _WEB = [(1280, 720), (1366, 768), (1440, 900), (1536, 864), (1600, 900), (1920, 1080)]
 _PHONE = [(720, 1280), (750, 1334), (640, 1136), (720, 1520)]
@@ -94,10 +113,11 @@ def wild_scene(
 ) -> Rendered:
     """A random board in a look made up from ``seed`` (the same arguments, the same pixels).
 
-    The board is 3..15 cells a side unless ``rows`` / ``cols`` are given, its cells random
-    unless ``cells`` are (the look stays the one ``seed`` makes).  ``tilt`` in 0..0.5 warps the
-    screenshot by the renderer's perspective warp.  ``jitter=False`` draws every glyph at its
-    tile's centre (no offsets); the look is otherwise the same.  Raises BoardInputError.
+    The board is 3..15 cells a side (3-D chairs 3..9, benches 3..7) unless ``rows`` / ``cols``
+    are given, its cells random unless ``cells`` are (the look stays the one ``seed`` makes).
+    ``tilt`` in 0..0.5 warps the screenshot by the renderer's perspective warp.
+    ``jitter=False`` draws every glyph (object) at its cell's centre (no offsets); the look is
+    otherwise the same.  Raises BoardInputError.
     """
     if family not in FAMILIES:
         raise BoardInputError(f"family must be one of {', '.join(FAMILIES)}, not {family!r}")
@@ -118,6 +138,9 @@ def wild_scene(
     if family == "arrow-tiles":  # 3x5 up to 15x15
         a, b = int(size_rng.integers(3, 16)), int(size_rng.integers(5, 16))
         drawn = (a, b) if size_rng.random() < 0.5 else (b, a)
+    elif family in CHAIR_FAMILIES:  # the moon legend's boards are small
+        top = 10 if family == "chairs-3d" else 8
+        drawn = int(size_rng.integers(3, top)), int(size_rng.integers(3, top))
     else:
         drawn = int(size_rng.integers(3, 16)), int(size_rng.integers(3, 16))
     shape = (drawn[0] if rows is None else int(rows), drawn[1] if cols is None else int(cols))
@@ -128,6 +151,9 @@ def wild_scene(
         if cells.shape != shape and (rows, cols) != (None, None):
             raise BoardInputError(f"cells of shape {cells.shape} are not {rows}x{cols}")
     rows, cols = cells.shape
+    if family in CHAIR_FAMILIES:
+        image, corners = render_3d(family, cells, stream, jitter)
+        return _finish(image, cells, corners, tilt, finish_rng, family, seed, 0.5)
 
     layout = _layout(family, layout_rng)
     width, height = _canvas(layout, layout_rng)
@@ -192,7 +218,25 @@ def wild_scene(
         _paint_arrows(image, cells, geo, look, paint_rng)
 
     _hud(image, content, extent, page, puzzle, hud_rng)
-    corners = geo.corners()
+    image = _finish(image, cells, geo.corners(), tilt, finish_rng, family, seed, 0.2)
+    if grey:  # a single-channel capture
+        grey_image = cv2.cvtColor(cv2.cvtColor(image.image, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+        image = replace(image, image=grey_image)
+    return image
+
+
+def _finish(
+    image: np.ndarray,
+    cells: np.ndarray,
+    corners: np.ndarray,
+    tilt: float,
+    finish_rng: np.random.Generator,
+    family: str,
+    seed: int,
+    lossy: float,
+) -> Rendered:
+    """The screenshot warped by ``tilt`` and, ``lossy`` of the time, blurred, JPEG'd, noisy."""
+    height, width = image.shape[:2]
     if tilt > 0:
         hom = _tilt_homography(finish_rng, corners, tilt, (width, height))
         surround = tuple(int(v) for v in finish_rng.integers(20, 60, 3))
@@ -200,10 +244,9 @@ def wild_scene(
             image, hom, (width, height), flags=cv2.INTER_LINEAR, borderValue=surround
         )
         corners = cv2.perspectiveTransform(corners.reshape(1, 4, 2), hom).reshape(4, 2)
-    if finish_rng.random() < 0.2:  # a lossy capture: slight blur, JPEG, noise
+    if finish_rng.random() < lossy:  # a lossy capture: slight blur, JPEG, noise
         image = _degrade(image, float(finish_rng.uniform(1.0, 4.0)), finish_rng)
-    if grey:  # a single-channel capture
-        image = cv2.cvtColor(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    puzzle = PUZZLE_OF_FAMILY[family]
     return Rendered(image, cells.astype(np.int64), corners, puzzle, f"{family}#{seed}")
 
 

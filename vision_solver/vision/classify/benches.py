@@ -309,8 +309,12 @@ def _read_benches_as(
 
 
 #: Objects on grass: the backdrop's texture (median |Laplacian| of L*, 0..255,
-#: at up to 32 px a cell) is at least this; flat tiles measure 0 to 16 ...
-GRASS_TEXTURE = 20.0
+#: at up to 32 px a cell) is at least this.  Flat tiles measure 0 to 16, the
+#: moon legend capture's grass 20 and up, but smoother grass (made-up looks
+#: seen from afar) 6 to 18: the texture only keeps out a backdrop with none,
+#: the tests below keep out tiles (a cell of a tile board is wholly one
+#: colour, not an object on the backdrop's colour) ...
+GRASS_TEXTURE = 5.0
 
 
 #: ... and this share of the cells holds an object that covers 3 to 60% of it.
