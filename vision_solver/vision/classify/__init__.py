@@ -69,6 +69,9 @@ def read_cells(
     if puzzle in (PuzzleKind.arrows, "auto"):
         if puzzle == PuzzleKind.arrows or _inked(stack.features):
             turns = read_turns(stack.board(), grid.rows, grid.cols)
+            if turns is None and not objects_on_grass(stack):
+                # Arrows on bevelled tiles: read by the glyphs' colour instead.
+                turns = read_turns(stack.board(), grid.rows, grid.cols, by_glyph_colour=True)
             if turns is not None and (puzzle == PuzzleKind.arrows or turns.varied):
                 return CellReading(PuzzleKind.arrows, turns.cells, turns.confidence, "generic")
         glyphs = None

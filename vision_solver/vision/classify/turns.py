@@ -72,6 +72,11 @@ ONE_TURN = 0.8
 #: A first round in which fewer than this share of the cells match the
 #: template at least MATCHES (in any turn, however close the others) is the last.
 HOPELESS = 0.5
+#: When the ink maps read no turns, the board is read again by the glyphs'
+#: colour: the median colour of the most inked share GLYPH_CORE of every
+#: cell's middle, and pixels within GLYPH_REACH (Delta E) of it are glyph.
+GLYPH_CORE = 0.02
+GLYPH_REACH = 25.0
 #: Rounds of turning the cells into the template's frame and averaging them.
 ROUNDS = 3
 
@@ -142,18 +147,66 @@ def _centre(image: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(image[inset : size - inset, inset : size - inset])
 
 
-def read_turns(board: np.ndarray, rows: int, cols: int) -> TurnReading | None:
+def read_turns(
+    board: np.ndarray, rows: int, cols: int, by_glyph_colour: bool = False
+) -> TurnReading | None:
     """Read a rectified board as one object in four turns.
 
     None when it is not one: its cells blank (tiles), or unlike one another
     under every turn (digits).  A sample of SAMPLE cells spread over the
     board decides that first, and learns the template the rest is read by.
+
+    ``by_glyph_colour`` reads the cells by how near each pixel is to the
+    glyphs' colour (``glyph_maps``) rather than by their ink: a tile's bevel,
+    lit from one side, stays where it is while the glyph turns and may
+    outweigh the glyph in the ink, but it does not share the glyph's colour.
     """
     count = rows * cols
     # (a board not much larger than the sample is its own sample: one pass)
     picked = count if count <= 2 * SAMPLE else SAMPLE
     sample = np.unique(np.linspace(0, count - 1, picked).round().astype(int))
-    maps = ink_maps(board, rows, cols, sample)
+    every = ink_maps(board, rows, cols)
+    if by_glyph_colour:
+        if _blank(every[sample]):
+            return None
+        every = glyph_maps(board, rows, cols, every)
+    return _read_maps(every, sample, rows, cols)
+
+
+def glyph_maps(board: np.ndarray, rows: int, cols: int, inked: np.ndarray) -> np.ndarray:
+    """``(n, size, size)`` float32: how near each pixel is to the glyphs' colour (0..100).
+
+    The glyphs' colour is the board's: the median of the most inked pixels
+    (GLYPH_CORE of each cell's middle, by its ``inked`` map) over all cells.
+    A pixel of that colour scores 100, one GLYPH_REACH Delta E from it or
+    farther 0.
+    """
+    size = board.shape[0] // rows
+    stack = board.reshape(rows, size, cols, size, 3).transpose(0, 2, 1, 3, 4)
+    stack = stack.reshape(rows * cols, size, size, 3)
+    lab = cv2.cvtColor(stack.reshape(-1, size, 3), cv2.COLOR_BGR2LAB).astype(np.float32)
+    lab = lab.reshape(stack.shape)
+    lab[..., 0] /= L_STORED  # onto the one colour scale
+    middle_ink = np.stack([_centre(m) for m in inked]).reshape(len(inked), -1)
+    middle_lab = np.stack([_centre(c) for c in lab]).reshape(len(lab), -1, 3)
+    core = max(1, int(GLYPH_CORE * middle_ink.shape[1]))
+    strongest = np.argsort(middle_ink, axis=1)[:, -core:]
+    glyph = np.median(
+        np.take_along_axis(middle_lab, strongest[..., None], axis=1).reshape(-1, 3), axis=0
+    )
+    distance = np.sqrt(np.square(lab - glyph).sum(axis=3))
+    return (100 * np.clip(1 - distance / GLYPH_REACH, 0, 1)).astype(np.float32)
+
+
+def _blank(maps: np.ndarray) -> bool:
+    """Too many maps carry no ink in their middle (tiles without a glyph)."""
+    ink = np.array([float(_centre(m).mean()) for m in maps])
+    return bool(np.mean(ink >= BLANK) < TURNED_CELLS)
+
+
+def _read_maps(every: np.ndarray, sample: np.ndarray, rows: int, cols: int) -> TurnReading | None:
+    """Read the board's maps (``every`` cell's) as one object in four turns, or None."""
+    maps = every[sample]
     template, turns, scores = _align(maps)
     if template is None:
         return None
@@ -161,13 +214,13 @@ def read_turns(board: np.ndarray, rows: int, cols: int) -> TurnReading | None:
     # whose turns the halves agree on, half its cells' typical margin.
     margin_scale = TURN_MARGIN
     if _turned(scores) < TURNED_CELLS:
-        if not _halves_agree(maps, scores, board, rows, cols):
+        if not _halves_agree(maps, scores, every):
             return None
-        typical = float(np.median(np.diff(np.sort(scores, axis=1)[:, -2:], axis=1)))
-        margin_scale = min(TURN_MARGIN, typical / 2)
+        ordered = np.sort(scores, axis=1)
+        margin_scale = min(TURN_MARGIN, float(np.median(ordered[:, -1] - ordered[:, -2])) / 2)
     offset = _offset(maps, turns)
-    if len(sample) < count:  # the whole board, by the sample's template
-        maps = ink_maps(board, rows, cols)
+    if len(sample) < len(every):  # the whole board, by the sample's template
+        maps = every
         template, turns, scores = _align(maps, template, rounds=1)
         if template is None:
             return None
@@ -178,9 +231,7 @@ def read_turns(board: np.ndarray, rows: int, cols: int) -> TurnReading | None:
     return TurnReading(cells, confidence.reshape(rows, cols), _turned(scores))
 
 
-def _halves_agree(
-    maps: np.ndarray, scores: np.ndarray, board: np.ndarray, rows: int, cols: int
-) -> bool:
+def _halves_agree(maps: np.ndarray, scores: np.ndarray, every: np.ndarray) -> bool:
     """One object in four turns whose cells tell their turns apart by little (AGREE).
 
     The sample's cells (``maps``, ``scores``) must nearly all match the
@@ -194,7 +245,6 @@ def _halves_agree(
         return False
     if float(np.median(ordered[:, -1] - ordered[:, -2])) < LEAST_MARGIN:
         return False
-    every = ink_maps(board, rows, cols)
     turned = np.stack([np.rot90(every, k, axes=(1, 2)) for k in range(4)], axis=1)
     readings = []
     for start in (0, 1):
@@ -223,10 +273,10 @@ def _align(
     into the next one, until the turns no longer change (at most ``rounds``
     times).  No template when the maps are blank.
     """
-    ink = np.array([float(_centre(m).mean()) for m in maps])
-    if np.mean(ink >= BLANK) < TURNED_CELLS:
+    if _blank(maps):
         return None, np.zeros(len(maps), np.int64), np.zeros((len(maps), 4))
     if template is None:
+        ink = np.array([float(_centre(m).mean()) for m in maps])
         template = _centre(maps[int(np.argsort(ink)[len(ink) // 2])])
     turned = np.stack([np.rot90(maps, k, axes=(1, 2)) for k in range(4)], axis=1)
     turns = None
