@@ -31,16 +31,18 @@ PAGE_ALIKE = 0.9
 #: ... when the lines between its cells are this near its cells' colour
 #: (Delta E): a page's grid is faint, a board's lines are meant to be seen.
 FAINT_LINE = 2 * SAME_COLOUR
-#: A page's grid may also run off the image: its cells reach within
-#: OFF_THE_EDGE pitches of the image's edge on at least three sides, they are
-#: many (RUNS_OFF_CELLS), and this share of them have the page's colour (the
-#: rest are what lies on the page: the board, a title, buttons; on the tuning
-#: looks such grids had 0.84-0.99 of their cells alike).
+#: A lattice of many cells (RUNS_OFF_CELLS) is the page's when this share of
+#: them have the page's colour (the rest are what lies on the page: the
+#: board, a title, buttons; on the tuning looks such grids had 0.84-0.99 of
+#: their cells alike) and its lines are faint or it runs off the image: its
+#: cells reach within OFF_THE_EDGE pitches of the image's edge on at least
+#: three sides.
 RUNS_OFF_ALIKE = 0.75
 OFF_THE_EDGE = 1.5
 #: A board that fills a small window with its cells all alike (all lit)
-#: reaches the edges too, with 9 to 49 cells; the grids behind boards on the
-#: tuning looks held 150 to 1,250.
+#: reaches the edges too, with 9 to 49 cells, and a board's own part of a
+#: page's grid (a terminal's) held 28; the grids behind boards on the tuning
+#: looks held 150 to 1,250.
 RUNS_OFF_CELLS = 100
 #: A tile board is solid when its blobs' median fill (area over box) is at
 #: least this: square or rounded tiles, not hollow shapes.
@@ -121,12 +123,13 @@ def page_pattern(lattice: Lattice, lab: np.ndarray, page: np.ndarray) -> bool:
     """True when the lattice is a pattern of the page itself: a grid behind the board.
 
     Its cells are one colour (PAGE_ALIKE of them within SAME_COLOUR of their
-    median, or RUNS_OFF_ALIKE when it runs off the image; the rest are what
-    lies on the page: a title, the board's edge),
+    median, or RUNS_OFF_ALIKE when they are many; the rest are what lies on
+    the page: a title, the board's edge),
     that colour is the page's (``page``: the image's commonest colour), the
     cells are plain inside (no mark: a glyph's tile may average to the page's
     colour), and either the lines between its cells are faint (within
-    FAINT_LINE of the cells) or it runs off the image (``runs_off``).  A
+    FAINT_LINE of the cells) or, when they are many, it runs off the image
+    (``runs_off``).  A
     board's cells stand out from the page, or differ from one another (two
     states, four turns), or carry marks, or are set apart by lines meant to
     be seen, within a boundary of its own.
@@ -152,17 +155,17 @@ def page_pattern(lattice: Lattice, lab: np.ndarray, page: np.ndarray) -> bool:
         return False
     lines = on_scale(lab[points[inside, 1], points[inside, 0]])
     faint = bool(np.median(np.linalg.norm(lines - median, axis=1)) < FAINT_LINE)
-    return (alike >= PAGE_ALIKE and faint) or runs_off(lattice, lab.shape)
+    if len(lattice.members) >= RUNS_OFF_CELLS and (faint or runs_off(lattice, lab.shape)):
+        return True  # many cells, most of them the page
+    return alike >= PAGE_ALIKE and faint
 
 
 def runs_off(lattice: Lattice, shape: tuple[int, ...]) -> bool:
-    """True when the lattice's many cells reach the image's edge on three sides or four.
+    """True when the lattice's cells reach the image's edge on three sides or four.
 
     A board has a boundary of its own; a pattern of the page goes on until
     the image ends.
     """
-    if len(lattice.members) < RUNS_OFF_CELLS:
-        return False
     (r0, r1), (c0, c1) = lattice.rows, lattice.cols
     pitch = float(np.median([max(b.w, b.h) for b in lattice.members.values()]))
     box = np.array([(c0, r0), (c1, r0), (c1, r1), (c0, r1)], dtype=np.float64)
