@@ -73,9 +73,10 @@ ONE_TURN = 0.8
 #: template at least MATCHES (in any turn, however close the others) is the last.
 HOPELESS = 0.5
 #: When the ink maps read no turns, the board is read again by the glyphs'
-#: colour: the median colour of the most inked share GLYPH_CORE of every
-#: cell's middle, and pixels within GLYPH_REACH (Delta E) of it are glyph.
-GLYPH_CORE = 0.02
+#: colour: the median colour of the pixels of every cell's middle inked at
+#: least GLYPH_CORE of the cell's most, and pixels within GLYPH_REACH (Delta
+#: E) of it are glyph.
+GLYPH_CORE = 0.9
 GLYPH_REACH = 25.0
 #: Rounds of turning the cells into the template's frame and averaging them.
 ROUNDS = 3
@@ -165,21 +166,23 @@ def read_turns(
     # (a board not much larger than the sample is its own sample: one pass)
     picked = count if count <= 2 * SAMPLE else SAMPLE
     sample = np.unique(np.linspace(0, count - 1, picked).round().astype(int))
-    every = ink_maps(board, rows, cols)
     if by_glyph_colour:
-        if _blank(every[sample]):
+        inked = ink_maps(board, rows, cols, sample)
+        if _blank(inked):
             return None
-        every = glyph_maps(board, rows, cols, every)
-    return _read_maps(every, sample, rows, cols)
+        return _read_maps(glyph_maps(board, rows, cols, sample, inked), sample, rows, cols)
+    return _read_maps(ink_maps(board, rows, cols), sample, rows, cols)
 
 
-def glyph_maps(board: np.ndarray, rows: int, cols: int, inked: np.ndarray) -> np.ndarray:
+def glyph_maps(
+    board: np.ndarray, rows: int, cols: int, sample: np.ndarray, inked: np.ndarray
+) -> np.ndarray:
     """``(n, size, size)`` float32: how near each pixel is to the glyphs' colour (0..100).
 
     The glyphs' colour is the board's: the median of the most inked pixels
-    (GLYPH_CORE of each cell's middle, by its ``inked`` map) over all cells.
-    A pixel of that colour scores 100, one GLYPH_REACH Delta E from it or
-    farther 0.
+    of each cell's middle (GLYPH_CORE) over the ``sample`` of cells (row-major
+    indices) whose ink maps are ``inked``.  A pixel of that colour scores
+    100, one GLYPH_REACH Delta E from it or farther 0.
     """
     size = board.shape[0] // rows
     stack = board.reshape(rows, size, cols, size, 3).transpose(0, 2, 1, 3, 4)
@@ -187,13 +190,12 @@ def glyph_maps(board: np.ndarray, rows: int, cols: int, inked: np.ndarray) -> np
     lab = cv2.cvtColor(stack.reshape(-1, size, 3), cv2.COLOR_BGR2LAB).astype(np.float32)
     lab = lab.reshape(stack.shape)
     lab[..., 0] /= L_STORED  # onto the one colour scale
-    middle_ink = np.stack([_centre(m) for m in inked]).reshape(len(inked), -1)
-    middle_lab = np.stack([_centre(c) for c in lab]).reshape(len(lab), -1, 3)
-    core = max(1, int(GLYPH_CORE * middle_ink.shape[1]))
-    strongest = np.argsort(middle_ink, axis=1)[:, -core:]
-    glyph = np.median(
-        np.take_along_axis(middle_lab, strongest[..., None], axis=1).reshape(-1, 3), axis=0
-    )
+    inset = int(round(TEMPLATE_INSET * size))
+    window = (slice(None), slice(inset, size - inset), slice(inset, size - inset))
+    middle_ink = inked[window].reshape(len(inked), -1)
+    middle_lab = lab[sample][window].reshape(len(sample), -1, 3)
+    strongest = middle_ink >= GLYPH_CORE * middle_ink.max(axis=1, keepdims=True)
+    glyph = np.median(middle_lab[strongest], axis=0)
     distance = np.sqrt(np.square(lab - glyph).sum(axis=3))
     return (100 * np.clip(1 - distance / GLYPH_REACH, 0, 1)).astype(np.float32)
 
