@@ -568,6 +568,16 @@ def detect(
     typer.echo(f"corners: {corners}")
 
 
+def _make_folder(folder: Path, option: str) -> None:
+    """Make ``folder`` (and its parents) for ``option``, or one Error line saying why not."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        fail(f"{option} {folder}: is a file, not a folder")
+    except OSError as exc:
+        fail(f"{option} {folder}: cannot make the folder ({exc.strerror})")
+
+
 @app.command()
 def batch(
     inputs: Annotated[
@@ -645,12 +655,7 @@ def batch(
     except BoardSolveError as exc:
         fail(str(exc))
     if out_dir is not None:
-        try:
-            out_dir.mkdir(parents=True, exist_ok=True)
-        except (FileExistsError, NotADirectoryError):
-            fail(f"--out-dir {out_dir}: is a file, not a folder")
-        except OSError as exc:
-            fail(f"--out-dir {out_dir}: cannot make the folder ({exc.strerror})")
+        _make_folder(out_dir, "--out-dir")
     if collected.left_out:
         shown = ", ".join(str(p) for p in collected.left_out[:5])
         more = f" and {len(collected.left_out) - 5} more" if len(collected.left_out) > 5 else ""
@@ -740,12 +745,7 @@ def _with_video_out(items: list[Any], video_out: Path | None) -> list[Any]:
         return items
     if video_out.suffix:
         fail(f"--video-out {video_out}: name a .mp4 file, or a folder")
-    try:
-        video_out.mkdir(parents=True, exist_ok=True)
-    except (FileExistsError, NotADirectoryError):
-        fail(f"--video-out {video_out}: is a file, not a folder")
-    except OSError as exc:
-        fail(f"--video-out {video_out}: cannot make the folder ({exc.strerror})")
+    _make_folder(video_out, "--video-out")
     taken: set[str] = set()
     for index in videos:
         name = Path(items[index].overlay_base).name
