@@ -646,7 +646,14 @@ def batch(
     """
     import time
 
-    from .vision.batch import BatchOptions, Report, collect_inputs, plan_inputs, run_inputs
+    from .vision.batch import (
+        BatchOptions,
+        Report,
+        collect_inputs,
+        plan_inputs,
+        run_inputs,
+        with_video_out,
+    )
 
     if resume and report is None:
         fail("--resume needs --report FILE (the report of the batch to go on with)")
@@ -675,7 +682,16 @@ def batch(
         sink = Report(report, resume) if report is not None else None
     except BoardSolveError as exc:
         fail(str(exc))
-    items = _with_video_out(plan_inputs(collected.files, out_dir), video_out)
+    items = plan_inputs(collected.files, out_dir)
+    if video_out is not None:
+        if not any(item.is_video for item in items):
+            typer.echo(f"note: --video-out {video_out}: no videos among the inputs", err=True)
+        elif not video_out.suffix:
+            _make_folder(video_out, "--video-out")
+        try:
+            items = with_video_out(items, video_out)
+        except BoardSolveError as exc:
+            fail(str(exc))
     if sink is not None and sink.done:
         skipped = sum(item.path in sink.done for item in items)
         items = [item for item in items if item.path not in sink.done]
@@ -720,42 +736,6 @@ def batch(
         raise typer.Exit(EXIT_BAD_INPUT)
     if counts["unsolvable"] or counts["no-board"]:
         raise typer.Exit(EXIT_UNSOLVABLE)
-
-
-def _with_video_out(items: list[Any], video_out: Path | None) -> list[Any]:
-    """The inputs with where each video is written again (``--video-out``), or one Error line."""
-    from dataclasses import replace
-
-    if video_out is None:
-        return items
-    videos = [index for index, item in enumerate(items) if item.is_video]
-    if not videos:
-        typer.echo(f"note: --video-out {video_out}: no videos among the inputs", err=True)
-        return items
-    items = list(items)
-    if video_out.suffix.lower() == ".mp4":
-        if len(videos) > 1:
-            fail(
-                f"--video-out {video_out}: one file, but there are {len(videos)} videos; "
-                "give a folder"
-            )
-        if not video_out.parent.is_dir():
-            fail(f"{video_out.parent}: no such folder for --video-out")
-        items[videos[0]] = replace(items[videos[0]], video_out=str(video_out))
-        return items
-    if video_out.suffix:
-        fail(f"--video-out {video_out}: name a .mp4 file, or a folder")
-    _make_folder(video_out, "--video-out")
-    taken: set[str] = set()
-    for index in videos:
-        name = Path(items[index].overlay_base).name
-        target, number = f"{name}.solved.mp4", 1
-        while target.lower() in taken:
-            number += 1
-            target = f"{name}-{number}.solved.mp4"
-        taken.add(target.lower())
-        items[index] = replace(items[index], video_out=str(video_out / target))
-    return items
 
 
 def _batch_progress(total: int, quiet: bool) -> Any:

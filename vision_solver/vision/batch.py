@@ -36,7 +36,7 @@ import stat
 import tempfile
 import time
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -217,6 +217,42 @@ def plan_inputs(files: list[Path], out_dir: Path | None = None) -> list[BatchInp
         taken.add(base.lower())
         planned.append(BatchInput(str(path), base))
     return planned
+
+
+def with_video_out(items: list[BatchInput], video_out: Path) -> list[BatchInput]:
+    """The inputs with where each video is written again with its answer (``--video-out``).
+
+    ``video_out`` is a ``.mp4`` file (one video among the inputs) or an
+    existing folder (``<stem>.solved.mp4`` for each video, numbered where two
+    share a name).  Raises ``BoardInputError`` for a file given for several
+    videos, a file in a missing folder, or another suffix.
+    """
+    videos = [index for index, item in enumerate(items) if item.is_video]
+    if not videos:
+        return items
+    items = list(items)
+    if video_out.suffix.lower() == ".mp4":
+        if len(videos) > 1:
+            raise BoardInputError(
+                f"--video-out {video_out}: one file, but there are {len(videos)} videos; "
+                "give a folder"
+            )
+        if not video_out.parent.is_dir():
+            raise BoardInputError(f"{video_out.parent}: no such folder for --video-out")
+        items[videos[0]] = replace(items[videos[0]], video_out=str(video_out))
+        return items
+    if video_out.suffix:
+        raise BoardInputError(f"--video-out {video_out}: name a .mp4 file, or a folder")
+    taken: set[str] = set()
+    for index in videos:
+        name = Path(items[index].overlay_base).name
+        target, number = f"{name}.solved.mp4", 1
+        while target.lower() in taken:
+            number += 1
+            target = f"{name}-{number}.solved.mp4"
+        taken.add(target.lower())
+        items[index] = replace(items[index], video_out=str(video_out / target))
+    return items
 
 
 def empty_row(path: str) -> dict[str, Any]:
