@@ -18,6 +18,7 @@ stand* would wash head against tail out).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import cv2
@@ -170,8 +171,12 @@ def read_turns(
         inked = ink_maps(board, rows, cols, sample)
         if _blank(inked):
             return None
-        return _read_maps(glyph_maps(board, rows, cols, sample, inked), sample, rows, cols)
-    return _read_maps(ink_maps(board, rows, cols), sample, rows, cols)
+        every = glyph_maps(board, rows, cols, sample, inked)
+        return _read_maps(
+            lambda cells: every if cells is None else every[cells], sample, rows, cols
+        )
+    # The sample's ink first: most boards are told no direction board by it alone.
+    return _read_maps(lambda cells: ink_maps(board, rows, cols, cells), sample, rows, cols)
 
 
 def glyph_maps(
@@ -206,23 +211,35 @@ def _blank(maps: np.ndarray) -> bool:
     return bool(np.mean(ink >= BLANK) < TURNED_CELLS)
 
 
-def _read_maps(every: np.ndarray, sample: np.ndarray, rows: int, cols: int) -> TurnReading | None:
-    """Read the board's maps (``every`` cell's) as one object in four turns, or None."""
-    maps = every[sample]
+def _read_maps(
+    maps_of: Callable[[np.ndarray | None], np.ndarray], sample: np.ndarray, rows: int, cols: int
+) -> TurnReading | None:
+    """Read the board as one object in four turns from its cells' maps, or None.
+
+    ``maps_of(cells)`` gives the maps of some cells (row-major indices), of
+    every cell for None; the ``sample``'s are asked first, every cell's only
+    when the sample says the board may be one object in four turns.
+    """
+    count = rows * cols
+    maps = maps_of(sample)
     template, turns, scores = _align(maps)
     if template is None:
         return None
     # The margin a cell's best turn is measured by: TURN_MARGIN, or on a board
     # whose turns the halves agree on, half its cells' typical margin.
     margin_scale = TURN_MARGIN
+    every = maps if len(sample) == count else None
     if _turned(scores) < TURNED_CELLS:
-        if not _halves_agree(maps, scores, every):
+        if not _sample_may_agree(scores):
+            return None
+        every = maps_of(None) if every is None else every
+        if not _halves_agree(maps, every):
             return None
         ordered = np.sort(scores, axis=1)
         margin_scale = min(TURN_MARGIN, float(np.median(ordered[:, -1] - ordered[:, -2])) / 2)
     offset = _offset(maps, turns)
-    if len(sample) < len(every):  # the whole board, by the sample's template
-        maps = every
+    if len(sample) < count:  # the whole board, by the sample's template
+        maps = maps_of(None) if every is None else every
         template, turns, scores = _align(maps, template, rounds=1)
         if template is None:
             return None
@@ -233,20 +250,22 @@ def _read_maps(every: np.ndarray, sample: np.ndarray, rows: int, cols: int) -> T
     return TurnReading(cells, confidence.reshape(rows, cols), _turned(scores))
 
 
-def _halves_agree(maps: np.ndarray, scores: np.ndarray, every: np.ndarray) -> bool:
-    """One object in four turns whose cells tell their turns apart by little (AGREE).
-
-    The sample's cells (``maps``, ``scores``) must nearly all match the
-    template in some turn at least FAIR_MATCH and typically beat their next best
-    turn by LEAST_MARGIN; then each half of the sample learns its own
-    template, both read every cell of the board, and the two readings must
-    differ by one fixed turn in all but a share of 1 - AGREE of the cells.
-    """
+def _sample_may_agree(scores: np.ndarray) -> bool:
+    """The sample's cells nearly all match the template in some turn at least
+    FAIR_MATCH and typically beat their next best turn by LEAST_MARGIN."""
     ordered = np.sort(scores, axis=1)
     if np.mean(ordered[:, -1] >= FAIR_MATCH) < TURNED_CELLS:
         return False
-    if float(np.median(ordered[:, -1] - ordered[:, -2])) < LEAST_MARGIN:
-        return False
+    return float(np.median(ordered[:, -1] - ordered[:, -2])) >= LEAST_MARGIN
+
+
+def _halves_agree(maps: np.ndarray, every: np.ndarray) -> bool:
+    """One object in four turns whose cells tell their turns apart by little (AGREE).
+
+    Each half of the sample (``maps``) learns its own template, both read
+    every cell of the board (``every`` map), and the two readings must differ
+    by one fixed turn in all but a share of 1 - AGREE of the cells.
+    """
     turned = np.stack([np.rot90(every, k, axes=(1, 2)) for k in range(4)], axis=1)
     readings = []
     for start in (0, 1):
