@@ -72,11 +72,18 @@ def photo_scene(seed: int, kind: str) -> PhotoScene:
         screen = _screen(seed, rng)
         shot = _photograph_monitor(screen, size, rng, keyboard=competitor == "keyboard")
     else:
-        shot = _photograph_toy(size, rng, display=competitor == "display",
-                               floor=competitor == "floor")
+        shot = _photograph_toy(
+            size, rng, display=competitor == "display", floor=competitor == "floor"
+        )
     return PhotoScene(
-        shot.image, shot.cells, shot.corners, "lights" if shot.puzzle == "lights" else shot.puzzle,
-        f"photo-{kind}#{seed}", homography=shot.homography, kind=kind, competitor=competitor,
+        shot.image,
+        shot.cells,
+        shot.corners,
+        "lights" if shot.puzzle == "lights" else shot.puzzle,
+        f"photo-{kind}#{seed}",
+        homography=shot.homography,
+        kind=kind,
+        competitor=competitor,
     )
 
 
@@ -179,9 +186,7 @@ def _wood(rng: np.random.Generator, size: tuple[int, int]) -> np.ndarray:
     ys = np.arange(h, dtype=np.float32)[:, None]
     rings = np.sin(ys * float(rng.uniform(0.02, 0.08)) + 6 * grain)
     fine = _smooth_noise(rng, size, (w // 6, h // 2)) * 0.3
-    base = np.array(
-        [rng.uniform(40, 90), rng.uniform(80, 130), rng.uniform(120, 190)], np.float32
-    )
+    base = np.array([rng.uniform(40, 90), rng.uniform(80, 130), rng.uniform(120, 190)], np.float32)
     shade = 1 + 0.12 * rings + 0.06 * fine
     img = base[None, None, :] * shade[..., None]
     if rng.random() < 0.5:
@@ -218,11 +223,16 @@ def _floor(rng: np.random.Generator, size: tuple[int, int]) -> np.ndarray:
             colour = a if (r + c) % 2 and rng.random() < 0.5 else b
             colour = tuple(float(v) for v in np.clip(colour + rng.normal(0, 6, 3), 0, 255))
             cv2.rectangle(
-                plane, (c * tile + line, r * tile + line), ((c + 1) * tile - 1, (r + 1) * tile - 1),
-                colour, -1,
+                plane,
+                (c * tile + line, r * tile + line),
+                ((c + 1) * tile - 1, (r + 1) * tile - 1),
+                colour,
+                -1,
             )
     hom = _view(rng, big, (-0.3 * w, -0.3 * h, 1.3 * w, 1.3 * h), 1.0, 30, 20)
-    return cv2.warpPerspective(plane, hom, size, flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REFLECT)
+    return cv2.warpPerspective(
+        plane, hom, size, flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REFLECT
+    )
 
 
 def _room(rng: np.random.Generator, size: tuple[int, int], desk_from: float) -> np.ndarray:
@@ -252,8 +262,9 @@ def _screen(seed: int, rng: np.random.Generator) -> Rendered:
         family = FAMILIES[int(rng.integers(len(FAMILIES)))]
         return wild_scene(int(seed), family)
     puzzle = "arrows" if rng.random() < 0.3 else "lights"
-    return random_scene(int(seed), puzzle=puzzle, rows=int(rng.integers(3, 11)),
-                        cols=int(rng.integers(3, 11)))
+    return random_scene(
+        int(seed), puzzle=puzzle, rows=int(rng.integers(3, 11)), cols=int(rng.integers(3, 11))
+    )
 
 
 #: Each screen pixel is drawn as SUB x SUB photo-plane pixels: three coloured stripes and a dark
@@ -282,24 +293,32 @@ def _screen_to_plane(bezel: float) -> np.ndarray:
 
 
 def _photograph_monitor(
-    screen: Rendered, size: tuple[int, int], rng: np.random.Generator, keyboard: bool = False,
+    screen: Rendered,
+    size: tuple[int, int],
+    rng: np.random.Generator,
+    keyboard: bool = False,
     clean: bool = False,
 ) -> _Shot:
     sh, sw = screen.image.shape[:2]
     bezel = int(rng.uniform(0.01, 0.05) * max(sw, sh) * SUB)
     plane_w, plane_h = sw * SUB + 2 * bezel, sh * SUB + 2 * bezel
     plane = np.empty((plane_h, plane_w, 3), np.uint8)
-    plane[:] = tuple(float(v) for v in rng.uniform(10, 60, 3)) if rng.random() < 0.8 else (
-        tuple(float(v) for v in rng.uniform(150, 200, 3))
+    plane[:] = (
+        tuple(float(v) for v in rng.uniform(10, 60, 3))
+        if rng.random() < 0.8
+        else (tuple(float(v) for v in rng.uniform(150, 200, 3)))
     )
-    plane[bezel:bezel + sh * SUB, bezel:bezel + sw * SUB] = (
+    plane[bezel : bezel + sh * SUB, bezel : bezel + sw * SUB] = (
         cv2.resize(screen.image, None, fx=SUB, fy=SUB, interpolation=cv2.INTER_NEAREST)
-        if clean else _subpixels(screen.image, rng)
+        if clean
+        else _subpixels(screen.image, rng)
     )
     w, h = size
     bottom = 0.68 if keyboard else 1.0
-    photo = _room(rng, size, float(rng.uniform(0.55, 0.9))) if not clean else np.zeros(
-        (h, w, 3), np.uint8
+    photo = (
+        _room(rng, size, float(rng.uniform(0.55, 0.9)))
+        if not clean
+        else np.zeros((h, w, 3), np.uint8)
     )
     box = (0.02 * w, 0.02 * h, 0.98 * w, bottom * h)
     to_photo = _view(rng, (plane_w, plane_h), box, float(rng.uniform(0.6, 1.0)))
@@ -328,17 +347,30 @@ def _keyboard(photo: np.ndarray, rng: np.random.Generator, box) -> None:
         for c in range(cols):
             x, y = 20 + c * key + 4, 20 + r * key + 4
             _fill_poly(plane, _round_rect_pts(x, y, x + key - 9, y + key - 9, 8), face)
-            cv2.putText(plane, "QWERTYUIOPASDFGHJKLZXCVBNM"[(r * cols + c) % 26], (x + 10, y + 30),
-                        cv2.FONT_HERSHEY_SIMPLEX, 0.8, (200, 200, 200) if dark else (40, 40, 40),
-                        2, _AA)
+            cv2.putText(
+                plane,
+                "QWERTYUIOPASDFGHJKLZXCVBNM"[(r * cols + c) % 26],
+                (x + 10, y + 30),
+                cv2.FONT_HERSHEY_SIMPLEX,
+                0.8,
+                (200, 200, 200) if dark else (40, 40, 40),
+                2,
+                _AA,
+            )
     hom = _view(rng, (pw, ph), box, float(rng.uniform(0.7, 1.0)), 20, 8)
     _paste(photo, plane, hom)
 
 
 # --- a toy on a table --------------------------------------------------------------------------
 
-_LIT = [(40, 40, 255), (40, 220, 255), (60, 255, 90), (255, 240, 240), (255, 160, 60),
-        (200, 80, 255)]
+_LIT = [
+    (40, 40, 255),
+    (40, 220, 255),
+    (60, 255, 90),
+    (255, 240, 240),
+    (255, 160, 60),
+    (200, 80, 255),
+]
 
 
 def _photograph_toy(
@@ -387,20 +419,31 @@ def _photograph_toy(
         _segment_display(plane, rng, (gx, margin * 0.6, gx + cols * pitch, top - 0.3 * pitch))
     plane = np.clip(plane, 0, 255).astype(np.uint8)
     w, h = size
-    photo = _floor(rng, size) if floor else (_wood(rng, size) if rng.random() < 0.6 else
-                                             _cloth(rng, size))
-    to_photo = _view(rng, (pw, ph), (0.03 * w, 0.03 * h, 0.97 * w, 0.97 * h),
-                     float(rng.uniform(0.45, 0.95)))
+    photo = (
+        _floor(rng, size)
+        if floor
+        else (_wood(rng, size) if rng.random() < 0.6 else _cloth(rng, size))
+    )
+    to_photo = _view(
+        rng, (pw, ph), (0.03 * w, 0.03 * h, 0.97 * w, 0.97 * h), float(rng.uniform(0.45, 0.95))
+    )
     shadow_hom = to_photo.copy()
     shadow_hom[:2, 2] += rng.uniform(0.01, 0.03, 2) * max(w, h)
     shade = cv2.warpPerspective(np.full((ph, pw), 1.0, np.float32), shadow_hom, (w, h))
     shade = cv2.GaussianBlur(shade, (0, 0), 0.01 * max(w, h))  # a soft shadow under it
     photo[:] = (photo * (1 - 0.5 * shade[..., None])).astype(np.uint8)
     _paste(photo, plane, to_photo)
-    plane_corners = np.array(
-        [[gx, gy], [gx + cols * pitch, gy], [gx + cols * pitch, gy + rows * pitch],
-         [gx, gy + rows * pitch]]
-    ) - 0.5
+    plane_corners = (
+        np.array(
+            [
+                [gx, gy],
+                [gx + cols * pitch, gy],
+                [gx + cols * pitch, gy + rows * pitch],
+                [gx, gy + rows * pitch],
+            ]
+        )
+        - 0.5
+    )
     hom = _board_homography(to_photo, plane_corners, rows, cols)
     photo = _camera(photo, rng, None, None)
     corners = apply(hom, outline(rows, cols))
@@ -408,8 +451,17 @@ def _photograph_toy(
 
 
 _SEGMENTS = {  # a..g lit per digit
-    "0": "abcdef", "1": "bc", "2": "abdeg", "3": "abcdg", "4": "bcfg", "5": "acdfg",
-    "6": "acdefg", "7": "abc", "8": "abcdefg", "9": "abcdfg", " ": "",
+    "0": "abcdef",
+    "1": "bc",
+    "2": "abdeg",
+    "3": "abcdg",
+    "4": "bcfg",
+    "5": "acdfg",
+    "6": "acdefg",
+    "7": "abc",
+    "8": "abcdefg",
+    "9": "abcdfg",
+    " ": "",
 }
 
 
@@ -427,16 +479,24 @@ def _segment_display(plane: np.ndarray, rng: np.random.Generator, box) -> None:
             dw, dh = 0.6 * cw, 0.76 * ch
             t = max(2, int(0.12 * dw))
             segs = {
-                "a": ((cx, cy), (cx + dw, cy)), "g": ((cx, cy + dh / 2), (cx + dw, cy + dh / 2)),
-                "d": ((cx, cy + dh), (cx + dw, cy + dh)), "f": ((cx, cy), (cx, cy + dh / 2)),
+                "a": ((cx, cy), (cx + dw, cy)),
+                "g": ((cx, cy + dh / 2), (cx + dw, cy + dh / 2)),
+                "d": ((cx, cy + dh), (cx + dw, cy + dh)),
+                "f": ((cx, cy), (cx, cy + dh / 2)),
                 "b": ((cx + dw, cy), (cx + dw, cy + dh / 2)),
                 "e": ((cx, cy + dh / 2), (cx, cy + dh)),
                 "c": ((cx + dw, cy + dh / 2), (cx + dw, cy + dh)),
             }
             for name, (p, q) in segs.items():
                 colour = on if name in _SEGMENTS[digit] else dim
-                cv2.line(plane, (int(p[0]), int(p[1])), (int(q[0]), int(q[1])),
-                         tuple(float(v) for v in colour), t, _AA)
+                cv2.line(
+                    plane,
+                    (int(p[0]), int(p[1])),
+                    (int(q[0]), int(q[1])),
+                    tuple(float(v) for v in colour),
+                    t,
+                    _AA,
+                )
 
 
 # --- the camera --------------------------------------------------------------------------------
@@ -453,7 +513,7 @@ def _camera(photo: np.ndarray, rng: np.random.Generator, screen_hom, screen_size
         at = apply(screen_hom, np.array([[rng.uniform(0, sw), rng.uniform(0, sh)]]))[0]
         radius = float(rng.uniform(0.03, 0.12)) * max(w, h)
         small = 8
-        ys, xs = np.mgrid[0:h // small + 1, 0:w // small + 1].astype(np.float32) * small
+        ys, xs = np.mgrid[0 : h // small + 1, 0 : w // small + 1].astype(np.float32) * small
         d2 = ((xs - at[0]) ** 2 + ((ys - at[1]) * rng.uniform(1, 2)) ** 2) / radius**2
         spot = cv2.resize(np.exp(-d2), (w, h))
         img += spot[..., None] * float(rng.uniform(50, 150))
