@@ -157,7 +157,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.save:
         args.save.mkdir(parents=True, exist_ok=True)
         for kind, seed, _ in shown:
-            cv2.imwrite(str(args.save / f"{kind}-{seed}.jpg"), photo_scene(seed, kind).image)
+            cv2.imwrite(str(args.save / f"{kind}-{seed}.png"), photo_scene(seed, kind).image)
         print(f"wrote {len(shown)} failing photos to {args.save}")
 
 
