@@ -79,7 +79,7 @@ def photo_scene(seed: int, kind: str) -> PhotoScene:
         shot.image,
         shot.cells,
         shot.corners,
-        "lights" if shot.puzzle == "lights" else shot.puzzle,
+        shot.puzzle,
         f"photo-{kind}#{seed}",
         homography=shot.homography,
         kind=kind,
