@@ -84,3 +84,37 @@ def test_overlay_leaves_the_input_alone_and_marks_clicked_cells():
     assert (patch < 60).all(axis=2).mean() > 0.02
     untouched = grid.centres()[0, 0]
     assert np.array_equal(out[int(untouched[1]), int(untouched[0])], image[0, 0])
+
+
+def test_marks_on_a_tilted_photo_lie_in_their_cells_and_shrink_with_distance():
+    from synth.photo import photo_scene
+
+    from vision_solver.vision.geometry import apply_homography, quad_areas
+
+    scene = photo_scene(5, "toy")  # a 6x6 toy seen at a slant: far cells half the near ones
+    rows, cols = scene.cells.shape
+    grid = Grid(rows, cols, scene.homography / scene.homography[2, 2], scene.corners)
+    presses = (np.add.outer(np.arange(rows), np.arange(cols)) % 2).astype(np.int64)
+    canvas = np.zeros_like(scene.image)
+    out = draw_overlay(canvas, grid, Marks(presses, "8 clicks"))
+    white = (out.min(axis=2) >= 250).astype(np.uint8)
+    count, labels, stats, centroids = cv2.connectedComponentsWithStats(white)
+    board = grid.corners.astype(np.float32)
+    to_board = np.linalg.inv(grid.homography)
+    discs: dict[tuple[int, int], float] = {}
+    for k in range(1, count):
+        area = stats[k, cv2.CC_STAT_AREA]
+        if cv2.pointPolygonTest(board, tuple(map(float, centroids[k])), False) < 0:
+            continue  # the legend's box (and its letters' holes), in a corner of the image
+        ys, xs = np.nonzero(labels == k)
+        uv = apply_homography(to_board, np.column_stack([xs, ys]).astype(np.float64))
+        col, row = np.floor(apply_homography(to_board, centroids[k][None])[0]).astype(int)
+        assert presses[row, col] == 1, (row, col)
+        assert (uv[:, 0] > col).all() and (uv[:, 0] < col + 1).all()
+        assert (uv[:, 1] > row).all() and (uv[:, 1] < row + 1).all()
+        quad = grid.cell_quad(int(row), int(col))
+        discs[int(row), int(col)] = float(area) / float(quad_areas(quad[None])[0])
+    assert sorted(discs) == [tuple(rc) for rc in np.argwhere(presses == 1).tolist()]
+    quads = quad_areas(np.array([grid.cell_quad(r, c) for r, c in discs]))
+    assert quads.max() > 2 * quads.min()  # the perspective is strong...
+    assert min(discs.values()) > 0.12 and max(discs.values()) < 0.25  # ...the discs follow it

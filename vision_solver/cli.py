@@ -319,6 +319,16 @@ ImagePuzzleOption = Annotated[
 SizeOption = Annotated[
     str | None, typer.Option("--size", help="Board size RxC, if detection miscounts (e.g. 5x5).")
 ]
+DebugDirOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--debug-dir",
+        help="Write the reader's intermediate pictures into DIR (made if missing): the "
+        "candidate grids with their scores, the outline chosen, the rectified board, its "
+        "grid, every cell's reading and confidence, and index.json; also when no board is "
+        "found.",
+    ),
+]
 CornersOption = Annotated[
     str | None,
     typer.Option(
@@ -387,8 +397,10 @@ def _read(
     corrections: list[str] | None,
     corners: str | None = None,
     lit: Lit | None = None,
+    debug_dir: Path | None = None,
 ) -> tuple[Any, Any]:
-    """Image and board reading, or one Error line."""
+    """Image and board reading, or one Error line; ``debug_dir`` gets the intermediate pictures
+    (also when no board is found)."""
     from .vision.imageio import read_image
     from .vision.pipeline import read_as_told
 
@@ -396,6 +408,8 @@ def _read(
     points = _parse_corners(corners)
     if points is not None and size is None:
         fail("--corners needs --size RxC too (the board's rows and columns)")
+    trace: list[Any] | None = [] if debug_dir is not None else None
+    image = None
     try:
         looks = load_models(models)
         image = read_image(image_path)
@@ -408,8 +422,26 @@ def _read(
             settings=corrections,
             lit=(lit or Lit.light).value,
             looks=looks,
+            trace=trace,
         )
-        return image, reading
+    except BoardSolveError as exc:
+        message = str(exc)
+        if isinstance(exc, BoardNotFound) and debug_dir is not None and image is not None:
+            _write_debug(debug_dir, image, trace or [], None, image_path, message)
+        fail(message)
+    if debug_dir is not None:
+        _write_debug(debug_dir, image, trace or [], reading, image_path)
+    return image, reading
+
+
+def _write_debug(
+    folder: Path, image: Any, trace: list[Any], reading: Any, source: str, error: str | None = None
+) -> None:
+    """``--debug-dir``: the intermediate pictures, or one Error line."""
+    from .vision.debug import write_debug
+
+    try:
+        write_debug(folder, image, trace, reading, source=source, error=error)
     except BoardSolveError as exc:
         fail(str(exc))
 
@@ -475,6 +507,7 @@ def image_command(
     turn: TurnOption = Turn.cw,
     lit: LitOption = None,
     json_output: JsonOption = False,
+    debug_dir: DebugDirOption = None,
 ) -> None:
     """Read a screenshot, solve the board and draw the answer (the default command).
 
@@ -489,7 +522,7 @@ def image_command(
     from .vision.pipeline import rule_for, solve_image
 
     target = _overlay_path(image, out)
-    picture, reading = _read(image, puzzle.value, size, models, set_cells, corners, lit)
+    picture, reading = _read(image, puzzle.value, size, models, set_cells, corners, lit, debug_dir)
     try:
         rule = rule_for(reading, puzzle.value, turn=turn.value)
         answer = solve_image(picture, reading, rule)
@@ -549,12 +582,13 @@ def detect(
     models: ModelsOption = None,
     lit: LitOption = None,
     json_output: JsonOption = False,
+    debug_dir: DebugDirOption = None,
 ) -> None:
     """Read the board only: cells, confidence and corners, no solving.
 
     Example: boardsolve detect fixtures/screenshot_lights.png --json
     """
-    _, reading = _read(image, puzzle.value, size, models, None, corners, lit)
+    _, reading = _read(image, puzzle.value, size, models, None, corners, lit, debug_dir)
     if json_output:
         typer.echo(json.dumps(reading.to_dict()))
         return

@@ -23,7 +23,7 @@ from .classify import LIT, CellReading, Lit, LitBy, learn_from_board, read_cells
 from .geometry import parse_corners
 from .grid import Grid, find_grid, parse_size
 from .imageio import read_image
-from .locate import board_at, locate_board
+from .locate import Trace, board_at, locate_board
 from .looks import Look, load_looks
 from .overlay import LOW_CONFIDENCE, Marks, draw_overlay
 
@@ -91,14 +91,18 @@ class BoardReading:
 
 
 def place_grid(
-    image: np.ndarray, size: tuple[int, int] | None = None, corners: np.ndarray | None = None
+    image: np.ndarray,
+    size: tuple[int, int] | None = None,
+    corners: np.ndarray | None = None,
+    trace: Trace = None,
 ) -> Grid:
     """The cell grid of the board in ``image``; ``size`` (rows, cols) overrides the count.
 
     The locate stage finds the board, unless ``corners`` (TL, TR, BR, BL in
     image pixels, with ``size``) place it by hand.  Raises ``BoardNotFound``
     (with the reason) or ``BoardInputError`` (corners without a size, or not
-    a clockwise convex outline).
+    a clockwise convex outline).  ``trace`` (a list) gets the candidates the
+    locate stage weighed (``locate.Candidate``), found or not.
     """
     if corners is not None:
         if size is None:
@@ -106,7 +110,7 @@ def place_grid(
         check_corners_in_image(corners, image.shape[1], image.shape[0])
         location = board_at(corners, *size)
     else:
-        location = locate_board(image)
+        location = locate_board(image, trace)
         if not location:
             raise BoardNotFound(location.reason)
     return find_grid(image, location, size)
@@ -140,6 +144,7 @@ def read_board(
     looks: list[Look] | None = None,
     corners: np.ndarray | None = None,
     lit: Lit = "light",
+    trace: Trace = None,
 ) -> BoardReading:
     """Find and read the board in an image (a BGR array or a file path).
 
@@ -151,7 +156,8 @@ def read_board(
     group) or ``"dark"``, which turns every generic lights reading round
     (``lit_by`` is then ``"user"``); a board read by a look is never turned
     round, since the look names its states.  The reading's ``lit_by`` says
-    what decided.  Raises ``BoardNotFound`` (with the reason),
+    what decided.  ``trace``, a list, gets the locate stage's candidates
+    (for ``--debug-dir``; the reading is the same).  Raises ``BoardNotFound`` (with the reason),
     ``BoardInputError`` or ``ImageError``.
     """
     if not isinstance(image, np.ndarray):
@@ -161,7 +167,7 @@ def read_board(
         raise BoardInputError(f"puzzle must be auto, lights or arrows, not {puzzle!r}")
     if lit not in LIT:
         raise BoardInputError(f"lit must be light or dark, not {lit!r}")
-    grid = place_grid(image, size, corners)
+    grid = place_grid(image, size, corners, trace)
     reading: CellReading = read_cells(
         image, grid, kind, looks if looks is not None else load_looks(), lit
     )
@@ -185,6 +191,7 @@ def read_as_told(
     settings: list[str] | None = None,
     lit: Lit | None = None,
     looks: list[Look] | None = None,
+    trace: Trace = None,
 ) -> BoardReading:
     """Read the board in ``image`` as ``boardsolve IMAGE`` does with its options' text.
 
@@ -206,6 +213,7 @@ def read_as_told(
             looks=looks,
             corners=points,
             lit=lit or "light",
+            trace=trace,
         )
     except BoardNotFound as exc:
         raise BoardNotFound(

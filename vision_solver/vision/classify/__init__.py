@@ -87,8 +87,31 @@ def read_cells(
         if puzzle == PuzzleKind.arrows or objects_on_grass(stack):
             cells, confidence = read_benches(stack)
             return CellReading(PuzzleKind.arrows, cells, confidence, "generic")
-    cells, confidence, lit_by = read_lights(stack.features, lit)
+    cells, confidence, lit_by = read_lights(stack.features)
+    if lit_by == "one-state" and cells.all() and not _emits_light(image, grid):
+        cells = np.zeros_like(cells)  # colourful, but no lighter than around: unlit
+    if lit == "dark":
+        cells, lit_by = 1 - cells, "user"
     return CellReading(PuzzleKind.lights, cells, confidence, "generic", lit_by)
+
+
+#: The ring around the board that ``_emits_light`` compares with, in cells.
+AROUND = 0.5
+
+
+def _emits_light(image: np.ndarray, grid: Grid) -> bool:
+    """Whether a board whose cells all look alike glows: its cells' middles are lighter than
+    the ring of AROUND cells around the board (an unlit toy's coloured keys are darker than
+    its case; lit ones shine)."""
+    cell_px = 16
+    flat = grid.rectify(image, cell_px=cell_px, margin=AROUND, gray=True).astype(np.float32)
+    edge = int(round(AROUND * cell_px))
+    inner = np.zeros(flat.shape, bool)
+    inner[edge:-edge, edge:-edge] = True
+    middles = flat[edge:-edge, edge:-edge].reshape(grid.rows, cell_px, grid.cols, cell_px)
+    quarter = cell_px // 4
+    lightness = float(np.median(middles[:, quarter:-quarter, :, quarter:-quarter]))
+    return lightness > float(np.median(flat[~inner]))
 
 
 def _inked(features: np.ndarray) -> bool:

@@ -64,7 +64,7 @@ from .segment import (
     work_image,
 )
 
-__all__ = ["BoardLocation", "NotFound", "board_at", "locate_board"]
+__all__ = ["BoardLocation", "Candidate", "NotFound", "board_at", "locate_board"]
 
 #: A board in a frame is looked for once the first FRAME_AFTER stages found
 #: no complete board of tiles (most tile boards end the search by then).
@@ -91,6 +91,27 @@ class NotFound:
         return False
 
 
+@dataclass(frozen=True)
+class Candidate:
+    """A lattice (or framed board) the search weighed, as it lies in the image.
+
+    For ``--debug-dir``: ``corners`` (TL, TR, BR, BL, image pixels) of its
+    ``rows`` x ``cols`` cells, its ``score`` (the lattice's; a framed board's
+    share of cells found) and where it came from (``source``: the pass,
+    ``coarse`` or ``fine``, and the stage, or ``frame``).
+    """
+
+    corners: np.ndarray
+    rows: int
+    cols: int
+    score: float
+    source: str
+
+
+#: Where the search reports the candidates it weighed: a list to append to, or None (no report).
+Trace = list[Candidate] | None
+
+
 @dataclass
 class _Search:
     """What the search of one work image found."""
@@ -101,7 +122,9 @@ class _Search:
 
 
 def _best_lattice(
-    work: np.ndarray, framed: Callable[[Lattice | None], BoardLocation | None] | None = None
+    work: np.ndarray,
+    framed: Callable[[Lattice | None], BoardLocation | None] | None = None,
+    record: Callable[[Lattice, str], None] | None = None,
 ) -> _Search:
     """The most convincing lattice of cells in a work image.
 
@@ -111,7 +134,8 @@ def _best_lattice(
     segmentations cost the most).  When the first FRAME_AFTER stages found
     none, or at once in an image with hardly anything flat, ``framed``
     (given the lattice so far) is asked for a board in a frame: the one it
-    gives ends the search.
+    gives ends the search.  ``record`` is told every lattice a stage weighs
+    (and the stage); it changes nothing.
     """
     blobs: list[Blob] = []
     best = None
@@ -135,6 +159,9 @@ def _best_lattice(
         lattices = [lat for lat in lattices if not page_pattern(lat, lab, page)]
         if regions:
             lattices = [grow_gapless(lat, lab, regions[0]) for lat in lattices]
+        if record is not None:
+            for lat in lattices:
+                record(lat, f"stage {stage}")
         if best is not None:
             # More blobs may regroup the cells of an earlier stage's board.
             lattices.append(best)
@@ -164,8 +191,12 @@ def _best_lattice(
     return _Search(best, True)
 
 
-def locate_board(image: np.ndarray) -> BoardLocation | NotFound:
-    """Find the board in a BGR image: its outer corners and grid homography."""
+def locate_board(image: np.ndarray, trace: Trace = None) -> BoardLocation | NotFound:
+    """Find the board in a BGR image: its outer corners and grid homography.
+
+    ``trace``, a list, gets a ``Candidate`` for every lattice and framed board
+    the search weighed (the answer is the same with or without it).
+    """
     if image.ndim != 3 or image.shape[2] != 3:
         return NotFound(f"expected an H x W x 3 colour image, not shape {image.shape}")
     # Coarse first (fast).  When that finds nothing convincing (tiny cells, a
@@ -173,6 +204,20 @@ def locate_board(image: np.ndarray) -> BoardLocation | NotFound:
     # coarse pass found, then over the whole image; keep what holds more cells.
     work, scale = work_image(image, COARSE_SIDE)
     offset = np.zeros(2)
+
+    def recorder(
+        at_scale: float, at: np.ndarray, name: str
+    ) -> Callable[[Lattice, str], None] | None:
+        if trace is None:
+            return None
+
+        def record(lattice: Lattice, stage: str) -> None:
+            homography = _image_homography(lattice, at_scale, at)
+            rows, cols = lattice.shape
+            corners = apply_homography(homography, outline(rows, cols))
+            trace.append(Candidate(corners, rows, cols, float(lattice.score), f"{name} {stage}"))
+
+        return record
 
     def in_frame(
         crop: np.ndarray, crop_scale: float, crop_at: np.ndarray, lattice: Lattice | None
@@ -182,12 +227,20 @@ def locate_board(image: np.ndarray) -> BoardLocation | NotFound:
         if framed is None:
             return None
         found = _framed_location(framed, crop_scale, crop_at)
+        if trace is not None:
+            trace.append(
+                Candidate(found.corners, found.rows, found.cols, float(framed.cover), "frame")
+            )
         placed = _lattice_location(lattice, scale, offset, image.shape)
         return found if _frame_rather(found, lattice, placed) else None
 
     # When the cheap stages find no complete board of tiles, it may be objects
     # in a frame (benches on grass, whose texture makes the later stages slow).
-    coarse = _best_lattice(work, lambda lattice: in_frame(work, scale, offset, lattice))
+    coarse = _best_lattice(
+        work,
+        lambda lattice: in_frame(work, scale, offset, lattice),
+        recorder(scale, offset, "coarse"),
+    )
     if coarse.framed is not None:
         return coarse.framed
     best, searched_all = coarse.lattice, coarse.searched_all
@@ -205,7 +258,9 @@ def locate_board(image: np.ndarray) -> BoardLocation | NotFound:
                 found = in_frame(fine_work, fine_scale, fine_offset, best)
                 if found is not None:
                     return found
-            fine = _best_lattice(fine_work).lattice
+            fine = _best_lattice(
+                fine_work, record=recorder(fine_scale, fine_offset, "fine")
+            ).lattice
             if fine is not None and (
                 best is None
                 or len(fine.members) > len(best.members)
@@ -224,13 +279,7 @@ def _lattice_location(
     """The board a lattice found in a work image (``scale``, ``offset``) makes in the image."""
     if best is None:
         return NotFound("no grid of similar cells found in the image")
-    r0, r1 = best.rows
-    c0, c1 = best.cols
-    # Cell (r, c) of the board is lattice point (c0 + c, r0 + r); its edges are +-0.5.
-    to_board = np.array([[1.0, 0, c0 - 0.5], [0, 1.0, r0 - 0.5], [0, 0, 1.0]])
-    unscale = np.array([[1.0 / scale, 0, offset[0]], [0, 1.0 / scale, offset[1]], [0, 0, 1.0]])
-    homography = unscale @ best.homography @ to_board
-    homography /= homography[2, 2]
+    homography = _image_homography(best, scale, offset)
     rows, cols = best.shape
     corners = apply_homography(homography, outline(rows, cols))
     off = cells_off_image(corners, rows, cols, shape)
@@ -240,6 +289,16 @@ def _lattice_location(
         return NotFound(f"the only grid found runs {off:.1f} cells off the image")
     cover = len(best.members) / (rows * cols)
     return BoardLocation(corners, homography, rows, cols, float(min(1.0, cover)))
+
+
+def _image_homography(lattice: Lattice, scale: float, offset: np.ndarray) -> np.ndarray:
+    """Board (u, v) -> image pixels for a lattice found in a work image at ``scale``, ``offset``."""
+    r0, c0 = lattice.rows[0], lattice.cols[0]
+    # Cell (r, c) of the board is lattice point (c0 + c, r0 + r); its edges are +-0.5.
+    to_board = np.array([[1.0, 0, c0 - 0.5], [0, 1.0, r0 - 0.5], [0, 0, 1.0]])
+    unscale = np.array([[1.0 / scale, 0, offset[0]], [0, 1.0 / scale, offset[1]], [0, 0, 1.0]])
+    homography = unscale @ lattice.homography @ to_board
+    return homography / homography[2, 2]
 
 
 def _framed_location(framed: Framed, scale: float, offset: np.ndarray) -> BoardLocation:

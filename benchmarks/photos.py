@@ -1,0 +1,165 @@
+"""Benchmark: the reader on photographed boards, scored on seeds it was never tuned on.
+
+Draws photos with ``tests/synth/photo.py`` (``photo_scene(seed, kind)``: a phone photo of a
+monitor, a toy on a table, either with a competing grid in view) and reads them with no game
+look (``read_board(image, looks=[])``).  Seeds divisible by four are the tuning side, all others
+the scored side.  Tune on ``--side tune``; report ``--side score``.
+
+Per kind the table gives: the photos read exactly (kind, rows, cols and every cell), the
+boards found with the right size, the mean corner error of those as % of the board's diagonal
+(each found corner against the true one, TL TR BR BL), the cells right over the cells of the
+boards of the right size, the mean seconds in ``read_board`` per photo, and the mean seconds
+per 12 MP photo (the photos of 11 MP and more; '-' when there were none).
+
+Run: python benchmarks/photos.py [--per-kind 24] [--side score|tune] [--kind K ...]
+     [--show K] [--save DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision_solver.errors import BoardNotFound
+from vision_solver.vision.pipeline import read_board
+
+# the renderer is test support, not installed: it lives in the repository's tests/synth
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from synth.photo import KINDS, is_tuning, photo_scene  # noqa: E402
+
+TWELVE_MP = 11e6
+
+
+def seeds(side: str, count: int) -> list[int]:
+    """The first ``count`` seeds of one side of the split (tune: s % 4 == 0; score: the rest)."""
+    out, seed = [], 0
+    while len(out) < count:
+        if is_tuning(seed) == (side == "tune"):
+            out.append(seed)
+        seed += 1
+    return out
+
+
+@dataclass
+class Tally:
+    photos: int = 0
+    exact: int = 0
+    sized: int = 0
+    corner_error: float = 0.0  # sum over the sized boards of the mean corner error / diagonal
+    cells_right: int = 0
+    cells: int = 0
+    seconds: float = 0.0
+    big: int = 0
+    big_seconds: float = 0.0
+    failures: list[tuple[int, str]] = field(default_factory=list)
+
+    def add(self, other: Tally) -> None:
+        for name in (
+            "photos", "exact", "sized", "corner_error", "cells_right", "cells", "seconds", "big",
+            "big_seconds",
+        ):  # fmt: skip
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+
+    def row(self, name: str) -> str:
+        share = f"{100 * self.cells_right / self.cells:5.1f}%" if self.cells else "    -"
+        corner = f"{100 * self.corner_error / self.sized:6.2f}%" if self.sized else "     -"
+        big = f"{self.big_seconds / self.big:7.2f}" if self.big else "      -"
+        return (
+            f"{name:10s} {self.exact:>4d}/{self.photos:<4d} {self.sized:>5d}/{self.photos:<5d} "
+            f"{corner:>8s} {self.cells_right:>6d}/{self.cells:<6d} {share}  "
+            f"{self.seconds / max(1, self.photos):6.2f} {big}"
+        )
+
+
+def score_kind(kind: str, side: str, count: int) -> Tally:
+    tally = Tally()
+    for seed in seeds(side, count):
+        scene = photo_scene(seed, kind)
+        rows, cols = scene.cells.shape
+        tally.photos += 1
+        start = time.perf_counter()
+        try:
+            reading = read_board(scene.image, looks=[])
+            failure = None
+        except BoardNotFound as error:
+            reading, failure = None, f"not found ({error})"
+        except Exception as error:  # a crash is a failure to read, reported as such
+            reading, failure = None, f"crashed: {type(error).__name__}: {error}"
+        spent = time.perf_counter() - start
+        tally.seconds += spent
+        if scene.image.shape[0] * scene.image.shape[1] >= TWELVE_MP:
+            tally.big += 1
+            tally.big_seconds += spent
+        if reading is None:
+            tally.failures.append((seed, str(failure)))
+            continue
+        if (reading.rows, reading.cols) != (rows, cols):
+            what = f"wrong size: {reading.rows}x{reading.cols} for {rows}x{cols}"
+            tally.failures.append((seed, what))
+            continue
+        tally.sized += 1
+        diagonal = float(np.linalg.norm(scene.corners[2] - scene.corners[0]))
+        error = np.linalg.norm(reading.grid.corners - scene.corners, axis=1).mean() / diagonal
+        tally.corner_error += float(error)
+        right = int((reading.cells == scene.cells).sum())
+        tally.cells_right += right
+        tally.cells += scene.cells.size
+        wrong = scene.cells.size - right
+        if reading.puzzle != scene.puzzle:
+            tally.failures.append((seed, f"read as {reading.puzzle}, {wrong} cells wrong"))
+        elif wrong:
+            tally.failures.append((seed, f"{wrong} of {scene.cells.size} cells wrong"))
+        else:
+            tally.exact += 1
+    return tally
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--per-kind", type=int, default=24, metavar="N")
+    parser.add_argument("--side", choices=["score", "tune"], default="score")
+    parser.add_argument("--kind", choices=KINDS, action="append", metavar="K")
+    parser.add_argument("--show", type=int, default=None, metavar="K", help="describe K failures")
+    parser.add_argument("--save", type=Path, metavar="DIR", help="write the failing photos here")
+    args = parser.parse_args(argv)
+    if args.per_kind < 1:
+        parser.error("--per-kind must be at least 1")
+
+    kinds = args.kind or list(KINDS)
+    print(
+        f"photos, {args.side} side (seeds {'' if args.side == 'tune' else 'not '}"
+        f"divisible by 4), {args.per_kind} photos a kind, read_board(image, looks=[])"
+    )
+    print(
+        f"{'kind':10s} {'exact':>9s} {'size right':>11s} {'corner':>8s} {'cells right':>20s}"
+        f"  {'s/photo':>6s} {'s/12MP':>7s}"
+    )
+    total = Tally()
+    failures: list[tuple[str, int, str]] = []
+    for kind in kinds:
+        tally = score_kind(kind, args.side, args.per_kind)
+        print(tally.row(kind), flush=True)
+        total.add(tally)
+        failures += [(kind, seed, what) for seed, what in tally.failures]
+    print(total.row("all"))
+
+    shown = failures if args.show is None else failures[: args.show]
+    if args.show:
+        print(f"\nfirst {len(shown)} of {len(failures)} failures:")
+        for kind, seed, what in shown:
+            print(f"  {kind} seed {seed}: {what}")
+    if args.save:
+        args.save.mkdir(parents=True, exist_ok=True)
+        for kind, seed, _ in shown:
+            cv2.imwrite(str(args.save / f"{kind}-{seed}.png"), photo_scene(seed, kind).image)
+        print(f"wrote {len(shown)} failing photos to {args.save}")
+
+
+if __name__ == "__main__":
+    main()

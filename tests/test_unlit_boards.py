@@ -1,0 +1,44 @@
+"""A board whose cells all look alike is lit only when it glows against its surroundings."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+from synth.photo import photo_scene
+
+from vision_solver.vision.pipeline import read_board
+
+
+def _keys(case: int, key: tuple[int, int, int]) -> np.ndarray:
+    """A 4x4 box of round coloured keys, all alike, on a grey case."""
+    image = np.full((360, 420, 3), case, np.uint8)
+    for r in range(4):
+        for c in range(4):
+            cv2.circle(image, (90 + 60 * c, 90 + 60 * r), 22, key, -1, cv2.LINE_AA)
+    return image
+
+
+@pytest.mark.parametrize(
+    ("case", "key", "lit"),
+    [(40, (30, 30, 235), 1), (170, (40, 40, 110), 0)],
+    ids=["bright-red-keys-on-a-dark-case-are-lit", "dim-red-keys-on-a-light-case-are-unlit"],
+)
+def test_keys_all_alike_are_lit_when_lighter_than_the_case(case, key, lit):
+    reading = read_board(_keys(case, key), looks=[])
+    assert (reading.rows, reading.cols) == (4, 4)
+    assert reading.lit_by == "one-state"
+    assert (reading.cells == lit).all()
+
+
+def test_an_unlit_photographed_toy_reads_all_off():
+    scene = photo_scene(12, "toy")  # a tuning seed: a 3x7 toy with every key off
+    assert not scene.cells.any()
+    reading = read_board(scene.image, looks=[])
+    assert reading.cells.shape == scene.cells.shape
+    assert not reading.cells.any()
+
+
+def test_lit_dark_still_turns_an_unlit_board_round():
+    reading = read_board(_keys(170, (40, 40, 110)), looks=[], lit="dark")
+    assert reading.lit_by == "user" and reading.cells.all()
