@@ -36,6 +36,7 @@ import stat
 import tempfile
 import time
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
@@ -629,6 +630,25 @@ def _stop_worker(signum: int, frame: Any) -> None:
     raise SystemExit(128 + signum)
 
 
+#: The thread pools of the numerical libraries under numpy and OpenCV: a worker
+#: process is one thread of the batch, so each is started with one (unless the
+#: user set them).
+_THREAD_VARIABLES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
+
+
+@contextmanager
+def _one_thread_each() -> Iterator[None]:
+    """While worker processes start: their numerical libraries take one thread each."""
+    unset = [name for name in _THREAD_VARIABLES if name not in os.environ]
+    for name in unset:
+        os.environ[name] = "1"
+    try:
+        yield
+    finally:
+        for name in unset:
+            os.environ.pop(name, None)
+
+
 def run_inputs(
     items: list[BatchInput], options: BatchOptions, workers: int = 1
 ) -> Iterator[list[dict[str, Any]]]:
@@ -643,8 +663,16 @@ def run_inputs(
         for item in items:
             yield process_input(item, options)
         return
-    context = multiprocessing.get_context("spawn")
-    pool = context.Pool(min(workers, len(items)), initializer=_worker_start)
+    # A fork server imports the reader once and forks each worker from it
+    # (cheaper than a fresh interpreter a worker, and safer than forking this
+    # process, whose OpenCV may hold threads); where there is none, spawn.
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(["vision_solver.vision.batch"])
+    else:
+        context = multiprocessing.get_context("spawn")
+    with _one_thread_each():
+        pool = context.Pool(min(workers, len(items)), initializer=_worker_start)
     try:
         yield from pool.imap(partial(process_input, options=options), items, chunksize=1)
         pool.close()
