@@ -67,9 +67,16 @@ def read_cells(
         lit_by = "look" if kind == PuzzleKind.lights else None
         return CellReading(kind, cells, confidence, look.name, lit_by)
     if puzzle in (PuzzleKind.arrows, "auto"):
+        on_grass: list[bool] = []  # objects_on_grass, asked once
+
+        def grass() -> bool:
+            if not on_grass:
+                on_grass.append(objects_on_grass(stack))
+            return on_grass[0]
+
         if puzzle == PuzzleKind.arrows or _inked(stack.features):
             turns = read_turns(stack.board(), grid.rows, grid.cols)
-            if turns is None and not objects_on_grass(stack):
+            if turns is None and not grass():
                 # Arrows on bevelled tiles: read by the glyphs' colour instead.
                 turns = read_turns(stack.board(), grid.rows, grid.cols, by_glyph_colour=True)
             if turns is not None and (puzzle == PuzzleKind.arrows or turns.varied):
@@ -84,7 +91,7 @@ def read_cells(
         if glyphs is not None and (puzzle == PuzzleKind.arrows or looks_like_glyphs(glyphs)):
             cells, confidence = read_glyphs(glyphs, grid.rows, grid.cols)
             return CellReading(PuzzleKind.arrows, cells, confidence, "generic")
-        if puzzle == PuzzleKind.arrows or objects_on_grass(stack):
+        if puzzle == PuzzleKind.arrows or grass():
             cells, confidence = read_benches(stack)
             return CellReading(PuzzleKind.arrows, cells, confidence, "generic")
     cells, confidence, lit_by = read_lights(stack.features)
