@@ -23,7 +23,6 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 from vision_solver.errors import BoardNotFound
@@ -31,6 +30,7 @@ from vision_solver.vision.pipeline import read_board
 
 # the renderer is test support, not installed: it lives in the repository's tests/synth
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from scoring import score_and_report  # noqa: E402  (beside this script)
 from synth.photo import KINDS, is_tuning, photo_scene  # noqa: E402
 
 TWELVE_MP = 11e6
@@ -140,26 +140,15 @@ def main(argv: list[str] | None = None) -> None:
         f"{'kind':10s} {'exact':>9s} {'size right':>11s} {'corner':>8s} {'cells right':>20s}"
         f"  {'s/photo':>6s} {'s/12MP':>7s}"
     )
-    total = Tally()
-    failures: list[tuple[str, int, str]] = []
-    for kind in kinds:
-        tally = score_kind(kind, args.side, args.per_kind)
-        print(tally.row(kind), flush=True)
-        total.add(tally)
-        failures += [(kind, seed, what) for seed, what in tally.failures]
-    print(total.row("all"))
-
-    shown = failures if args.show is None else failures[: args.show]
-    if args.show:
-        print(f"\nfirst {len(shown)} of {len(failures)} failures:")
-        for kind, seed, what in shown:
-            print(f"  {kind} seed {seed}: {what}")
-    if args.save:
-        args.save.mkdir(parents=True, exist_ok=True)
-        for kind, seed, _ in shown:
-            cv2.imwrite(str(args.save / f"{kind}-{seed}.png"), photo_scene(seed, kind).image)
-        print(f"wrote {len(shown)} failing photos to {args.save}")
-
+    score_and_report(
+        kinds,
+        lambda kind: score_kind(kind, args.side, args.per_kind),
+        Tally(),
+        args.show,
+        args.save,
+        lambda seed, kind: photo_scene(seed, kind),
+        "photos",
+    )
 
 if __name__ == "__main__":
     main()

@@ -27,13 +27,12 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import cv2
-
 from vision_solver.errors import BoardNotFound
 from vision_solver.vision.pipeline import read_board
 
 # the renderer is test support, not installed: it lives in the repository's tests/synth
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from scoring import score_and_report  # noqa: E402  (beside this script)
 from synth.wild import FAMILIES, wild_scene  # noqa: E402
 
 
@@ -133,26 +132,15 @@ def main(argv: list[str] | None = None) -> None:
         + (", corners=truth, size=truth)" if args.true_corners else ")")
     )
     print(f"{'family':16s} {'exact':>9s} {'size right':>11s} {'cells right':>20s}  {'s/board':>7s}")
-    total = Tally()
-    failures: list[tuple[str, int, str]] = []
-    for family in families:
-        tally = score_family(family, args.side, args.per_family, args.true_corners)
-        print(tally.row(family), flush=True)
-        total.add(tally)
-        failures += [(family, seed, what) for seed, what in tally.failures]
-    print(total.row("all"))
-
-    shown = failures if args.show is None else failures[: args.show]
-    if args.show:
-        print(f"\nfirst {len(shown)} of {len(failures)} failures:")
-        for family, seed, what in shown:
-            print(f"  {family} seed {seed}: {what}")
-    if args.save:
-        args.save.mkdir(parents=True, exist_ok=True)
-        for family, seed, _ in shown:
-            cv2.imwrite(str(args.save / f"{family}-{seed}.png"), wild_scene(seed, family).image)
-        print(f"wrote {len(shown)} failing images to {args.save}")
-
+    score_and_report(
+        families,
+        lambda family: score_family(family, args.side, args.per_family, args.true_corners),
+        Tally(),
+        args.show,
+        args.save,
+        lambda seed, family: wild_scene(seed, family),
+        "images",
+    )
 
 if __name__ == "__main__":
     main()
