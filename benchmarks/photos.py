@@ -19,31 +19,17 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
-from vision_solver.errors import BoardNotFound
-from vision_solver.vision.pipeline import read_board
-
 # the renderer is test support, not installed: it lives in the repository's tests/synth
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from scoring import score_and_report  # noqa: E402  (beside this script)
-from synth.photo import KINDS, is_tuning, photo_scene  # noqa: E402
+from scoring import score_and_report, score_cells, seeds, timed_read  # noqa: E402
+from synth.photo import KINDS, photo_scene  # noqa: E402
 
 TWELVE_MP = 11e6
-
-
-def seeds(side: str, count: int) -> list[int]:
-    """The first ``count`` seeds of one side of the split (tune: s % 4 == 0; score: the rest)."""
-    out, seed = [], 0
-    while len(out) < count:
-        if is_tuning(seed) == (side == "tune"):
-            out.append(seed)
-        seed += 1
-    return out
 
 
 @dataclass
@@ -83,15 +69,7 @@ def score_kind(kind: str, side: str, count: int) -> Tally:
         scene = photo_scene(seed, kind)
         rows, cols = scene.cells.shape
         tally.photos += 1
-        start = time.perf_counter()
-        try:
-            reading = read_board(scene.image, looks=[])
-            failure = None
-        except BoardNotFound as error:
-            reading, failure = None, f"not found ({error})"
-        except Exception as error:  # a crash is a failure to read, reported as such
-            reading, failure = None, f"crashed: {type(error).__name__}: {error}"
-        spent = time.perf_counter() - start
+        reading, failure, spent = timed_read(scene.image)
         tally.seconds += spent
         if scene.image.shape[0] * scene.image.shape[1] >= TWELVE_MP:
             tally.big += 1
@@ -107,16 +85,7 @@ def score_kind(kind: str, side: str, count: int) -> Tally:
         diagonal = float(np.linalg.norm(scene.corners[2] - scene.corners[0]))
         error = np.linalg.norm(reading.grid.corners - scene.corners, axis=1).mean() / diagonal
         tally.corner_error += float(error)
-        right = int((reading.cells == scene.cells).sum())
-        tally.cells_right += right
-        tally.cells += scene.cells.size
-        wrong = scene.cells.size - right
-        if reading.puzzle != scene.puzzle:
-            tally.failures.append((seed, f"read as {reading.puzzle}, {wrong} cells wrong"))
-        elif wrong:
-            tally.failures.append((seed, f"{wrong} of {scene.cells.size} cells wrong"))
-        else:
-            tally.exact += 1
+        score_cells(tally, seed, reading, scene)
     return tally
 
 
@@ -149,6 +118,7 @@ def main(argv: list[str] | None = None) -> None:
         lambda seed, kind: photo_scene(seed, kind),
         "photos",
     )
+
 
 if __name__ == "__main__":
     main()

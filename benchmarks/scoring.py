@@ -1,13 +1,58 @@
-"""Shared by the reading benchmarks (``unseen_looks.py``, ``photos.py``): score each group of
-seeded images, print a row a group and a total, then describe (and save) the failures."""
+"""Shared by the reading benchmarks (``unseen_looks.py``, ``photos.py``): the seeds of each
+side of the split, one timed read, the cells of a board read at its size scored against the
+truth, and the loop that prints a row a group, a total and the failures."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import cv2
+
+from vision_solver.errors import BoardNotFound
+from vision_solver.vision.pipeline import BoardReading, read_board
+
+
+def seeds(side: str, count: int) -> list[int]:
+    """The first ``count`` seeds of one side of the split (tune: s % 4 == 0; score: the rest)."""
+    tuned = side == "tune"
+    out, seed = [], 0
+    while len(out) < count:
+        if (seed % 4 == 0) == tuned:
+            out.append(seed)
+        seed += 1
+    return out
+
+
+def timed_read(image: Any, **placed: Any) -> tuple[BoardReading | None, str | None, float]:
+    """(reading, why it failed, seconds) of ``read_board(image, looks=[], **placed)``.
+
+    A board not found, or a crash, is a failure to read, reported as such.
+    """
+    start = time.perf_counter()
+    try:
+        reading, failure = read_board(image, looks=[], **placed), None
+    except BoardNotFound as error:
+        reading, failure = None, f"not found ({error})"
+    except Exception as error:
+        reading, failure = None, f"crashed: {type(error).__name__}: {error}"
+    return reading, failure, time.perf_counter() - start
+
+
+def score_cells(tally: Any, seed: int, reading: BoardReading, scene: Any) -> None:
+    """Count the cells of a board read at its true size; exact, or a failure saying why not."""
+    right = int((reading.cells == scene.cells).sum())
+    tally.cells_right += right
+    tally.cells += scene.cells.size
+    wrong = scene.cells.size - right
+    if reading.puzzle != scene.puzzle:
+        tally.failures.append((seed, f"wrong kind: read as {reading.puzzle}, {wrong} cells wrong"))
+    elif wrong:
+        tally.failures.append((seed, f"{wrong} of {scene.cells.size} cells wrong"))
+    else:
+        tally.exact += 1
 
 
 def score_and_report(

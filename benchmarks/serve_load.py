@@ -148,8 +148,7 @@ def main() -> None:
             process.wait(timeout=30)
 
     right = sum(
-        status == 200 and json.loads(data)["cells"] == cells.tolist()
-        for status, data, _ in results
+        status == 200 and json.loads(data)["cells"] == cells.tolist() for status, data, _ in results
     )
     read_times = [seconds for _, _, seconds in results]
     print(f"first read (warm-up): {first:.2f} s")

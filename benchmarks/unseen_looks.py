@@ -23,28 +23,13 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from vision_solver.errors import BoardNotFound
-from vision_solver.vision.pipeline import read_board
-
 # the renderer is test support, not installed: it lives in the repository's tests/synth
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from scoring import score_and_report  # noqa: E402  (beside this script)
+from scoring import score_and_report, score_cells, seeds, timed_read  # noqa: E402
 from synth.wild import FAMILIES, wild_scene  # noqa: E402
-
-
-def seeds(side: str, count: int) -> list[int]:
-    """The first ``count`` seeds of one side of the split (tune: s % 4 == 0; score: the rest)."""
-    tuned = side == "tune"
-    out, seed = [], 0
-    while len(out) < count:
-        if (seed % 4 == 0) == tuned:
-            out.append(seed)
-        seed += 1
-    return out
 
 
 @dataclass
@@ -77,18 +62,11 @@ def score_family(family: str, side: str, count: int, true_corners: bool = False)
         rows, cols = scene.cells.shape
         placed = {"corners": scene.corners, "size": (rows, cols)} if true_corners else {}
         tally.boards += 1
-        start = time.perf_counter()
-        try:
-            reading = read_board(scene.image, looks=[], **placed)
-        except BoardNotFound as error:
-            tally.seconds += time.perf_counter() - start
-            tally.failures.append((seed, f"not found ({error})"))
+        reading, failure, spent = timed_read(scene.image, **placed)
+        tally.seconds += spent
+        if reading is None:
+            tally.failures.append((seed, str(failure)))
             continue
-        except Exception as error:  # a crash is a failure to read, reported as such
-            tally.seconds += time.perf_counter() - start
-            tally.failures.append((seed, f"crashed: {type(error).__name__}: {error}"))
-            continue
-        tally.seconds += time.perf_counter() - start
         if (reading.rows, reading.cols) != (rows, cols):
             what = f"wrong size: {reading.rows}x{reading.cols} for {rows}x{cols}"
             if reading.puzzle != scene.puzzle:
@@ -96,18 +74,7 @@ def score_family(family: str, side: str, count: int, true_corners: bool = False)
             tally.failures.append((seed, what))
             continue
         tally.sized += 1
-        right = int((reading.cells == scene.cells).sum())
-        tally.cells_right += right
-        tally.cells += scene.cells.size
-        wrong = scene.cells.size - right
-        if reading.puzzle != scene.puzzle:
-            tally.failures.append(
-                (seed, f"wrong kind: read as {reading.puzzle}, {wrong} cells wrong")
-            )
-        elif wrong:
-            tally.failures.append((seed, f"{wrong} of {scene.cells.size} cells wrong"))
-        else:
-            tally.exact += 1
+        score_cells(tally, seed, reading, scene)
     return tally
 
 
@@ -141,6 +108,7 @@ def main(argv: list[str] | None = None) -> None:
         lambda seed, family: wild_scene(seed, family),
         "images",
     )
+
 
 if __name__ == "__main__":
     main()
