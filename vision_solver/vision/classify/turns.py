@@ -103,10 +103,10 @@ class TurnReading:
         return bool(counts.max() <= ONE_TURN * self.cells.size)
 
 
-def ink_maps(
+def cell_lab(
     board: np.ndarray, rows: int, cols: int, cells: np.ndarray | None = None
 ) -> np.ndarray:
-    """``(n, size, size)`` float32: each cell's distance (Delta E) from its own colour.
+    """``(n, size, size, 3)`` float32: the cells of a rectified board in L*a*b*, one scale.
 
     ``board`` is the rectified board (BGR), ``size`` pixels a cell; ``cells``
     (row-major indices) picks some cells, all by default.
@@ -119,11 +119,28 @@ def ink_maps(
     lab = cv2.cvtColor(stack.reshape(-1, size, 3), cv2.COLOR_BGR2LAB).astype(np.float32)
     lab = lab.reshape(stack.shape)
     lab[..., 0] /= L_STORED  # onto the one colour scale
-    inset = int(round(TEMPLATE_INSET * size))
-    middle = lab[:, inset : size - inset, inset : size - inset]
-    own = np.median(middle.reshape(len(lab), -1, 3), axis=1)
+    return lab
+
+
+def ink_maps(
+    board: np.ndarray, rows: int, cols: int, cells: np.ndarray | None = None
+) -> np.ndarray:
+    """``(n, size, size)`` float32: each cell's distance (Delta E) from its own colour.
+
+    ``board`` and ``cells`` as for ``cell_lab``; a cell's own colour is the
+    median of its middle.
+    """
+    lab = cell_lab(board, rows, cols, cells)
+    own = np.median(_middles(lab).reshape(len(lab), -1, 3), axis=1)
     lab -= own[:, None, None, :]
     return np.sqrt(np.square(lab).sum(axis=3))
+
+
+def _middles(cells: np.ndarray) -> np.ndarray:
+    """The middle of every cell of a stack (the template's window), as a view."""
+    size = cells.shape[1]
+    inset = int(round(TEMPLATE_INSET * size))
+    return cells[:, inset : size - inset, inset : size - inset]
 
 
 def _turn_scores(turned: np.ndarray, template: np.ndarray) -> np.ndarray:
@@ -143,10 +160,8 @@ def _turn_scores(turned: np.ndarray, template: np.ndarray) -> np.ndarray:
 
 
 def _centre(image: np.ndarray) -> np.ndarray:
-    """The middle of a cell-sized image (the template's window)."""
-    size = image.shape[0]
-    inset = int(round(TEMPLATE_INSET * size))
-    return np.ascontiguousarray(image[inset : size - inset, inset : size - inset])
+    """The middle of a cell-sized image (the template's window), contiguous."""
+    return np.ascontiguousarray(_middles(image[None])[0])
 
 
 def read_turns(
@@ -189,25 +204,21 @@ def glyph_maps(
     indices) whose ink maps are ``inked``.  A pixel of that colour scores
     100, one GLYPH_REACH Delta E from it or farther 0.
     """
-    size = board.shape[0] // rows
-    stack = board.reshape(rows, size, cols, size, 3).transpose(0, 2, 1, 3, 4)
-    stack = stack.reshape(rows * cols, size, size, 3)
-    lab = cv2.cvtColor(stack.reshape(-1, size, 3), cv2.COLOR_BGR2LAB).astype(np.float32)
-    lab = lab.reshape(stack.shape)
-    lab[..., 0] /= L_STORED  # onto the one colour scale
-    inset = int(round(TEMPLATE_INSET * size))
-    window = (slice(None), slice(inset, size - inset), slice(inset, size - inset))
-    middle_ink = inked[window].reshape(len(inked), -1)
-    middle_lab = lab[sample][window].reshape(len(sample), -1, 3)
+    lab = cell_lab(board, rows, cols)
+    middle_ink = _middles(inked).reshape(len(inked), -1)
+    middle_lab = _middles(lab[sample]).reshape(len(sample), -1, 3)
     strongest = middle_ink >= GLYPH_CORE * middle_ink.max(axis=1, keepdims=True)
     glyph = np.median(middle_lab[strongest], axis=0)
     distance = np.sqrt(np.square(lab - glyph).sum(axis=3))
     return (100 * np.clip(1 - distance / GLYPH_REACH, 0, 1)).astype(np.float32)
 
 
-def _blank(maps: np.ndarray) -> bool:
-    """Too many maps carry no ink in their middle (tiles without a glyph)."""
-    ink = np.array([float(_centre(m).mean()) for m in maps])
+def _blank(maps: np.ndarray, ink: np.ndarray | None = None) -> bool:
+    """Too many maps carry no ink in their middle (tiles without a glyph).
+
+    ``ink``: the maps' mean ink over their middles, when already known.
+    """
+    ink = _middles(maps).mean(axis=(1, 2)) if ink is None else ink
     return bool(np.mean(ink >= BLANK) < TURNED_CELLS)
 
 
@@ -294,10 +305,10 @@ def _align(
     into the next one, until the turns no longer change (at most ``rounds``
     times).  No template when the maps are blank.
     """
-    if _blank(maps):
+    ink = _middles(maps).mean(axis=(1, 2))
+    if _blank(maps, ink):
         return None, np.zeros(len(maps), np.int64), np.zeros((len(maps), 4))
     if template is None:
-        ink = np.array([float(_centre(m).mean()) for m in maps])
         template = _centre(maps[int(np.argsort(ink)[len(ink) // 2])])
     turned = np.stack([np.rot90(maps, k, axes=(1, 2)) for k in range(4)], axis=1)
     turns = None
