@@ -16,6 +16,7 @@ board says what decided which of its states is lit (``lit_by``);
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 import numpy as np
 
@@ -67,12 +68,7 @@ def read_cells(
         lit_by = "look" if kind == PuzzleKind.lights else None
         return CellReading(kind, cells, confidence, look.name, lit_by)
     if puzzle in (PuzzleKind.arrows, "auto"):
-        on_grass: list[bool] = []  # objects_on_grass, asked once
-
-        def grass() -> bool:
-            if not on_grass:
-                on_grass.append(objects_on_grass(stack))
-            return on_grass[0]
+        grass = cache(lambda: objects_on_grass(stack))  # asked at most once
 
         if puzzle == PuzzleKind.arrows or _inked(stack.features):
             turns = read_turns(stack.board(), grid.rows, grid.cols)
@@ -94,11 +90,9 @@ def read_cells(
         if puzzle == PuzzleKind.arrows or grass():
             cells, confidence = read_benches(stack)
             return CellReading(PuzzleKind.arrows, cells, confidence, "generic")
-    cells, confidence, lit_by = read_lights(stack.features)
-    if lit_by == "one-state" and cells.all() and not _emits_light(image, grid):
-        cells = np.zeros_like(cells)  # colourful, but no lighter than around: unlit
-    if lit == "dark":
-        cells, lit_by = 1 - cells, "user"
+    cells, confidence, lit_by = read_lights(
+        stack.features, lit, glows=lambda: _emits_light(image, grid)
+    )
     return CellReading(PuzzleKind.lights, cells, confidence, "generic", lit_by)
 
 

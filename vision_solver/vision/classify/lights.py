@@ -12,6 +12,7 @@ decided (``LitBy``), since a board of greys does not show which shade is on:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Literal, NamedTuple
 
 import numpy as np
@@ -133,7 +134,9 @@ def _lit_group(groups: list[np.ndarray]) -> tuple[int, LitBy]:
     return int(np.argmax(ink)), "mark"
 
 
-def read_lights(features: np.ndarray, lit: Lit = "light") -> LightsReading:
+def read_lights(
+    features: np.ndarray, lit: Lit = "light", glows: Callable[[], bool] | None = None
+) -> LightsReading:
     """Generic two-state reading: cells, confidence and what decided which group is lit.
 
     One state is the densest tight group of cells (a game draws all its cells
@@ -146,14 +149,18 @@ def read_lights(features: np.ndarray, lit: Lit = "light") -> LightsReading:
     lightness, a mark, or every cell alike), with the same confidence, and the
     basis becomes ``user``.  (A look, read by ``read_with_look``, names its
     states itself and is never turned round.)
+
+    ``glows()``, when given, is asked of a colourful board whose cells all
+    look alike: lit means emitting light, so such a board that does not glow
+    against its surroundings (an unlit device's coloured keys) is all off.
     """
-    cells, confidence, lit_by = _read_generic(features)
+    cells, confidence, lit_by = _read_generic(features, glows)
     if lit == "dark":
         return LightsReading(1 - cells, confidence, "user")
     return LightsReading(cells, confidence, lit_by)
 
 
-def _read_generic(features: np.ndarray) -> LightsReading:
+def _read_generic(features: np.ndarray, glows: Callable[[], bool] | None = None) -> LightsReading:
     """The generic rule's reading, the lighter (or more colourful, or marked) group lit."""
     rows, cols, _ = features.shape
     points = features.reshape(-1, 4).astype(np.float64) * _WEIGHTS
@@ -164,8 +171,10 @@ def _read_generic(features: np.ndarray) -> LightsReading:
         # capture) may still fall into two groups by lightness alone.
         brighter = _split_by_lightness(raw[:, 0])
         if brighter is None:
-            # One state only: lit if the board is colourful, dark otherwise.
+            # One state only: lit if the board is colourful (and glows, when
+            # that can be asked), dark otherwise.
             lit = bool(chroma(raw[:, :3]).mean() > COLOURFUL_BOARD)
+            lit = lit and (glows is None or glows())
             return LightsReading(
                 np.full((rows, cols), int(lit)), np.full((rows, cols), 0.6), "one-state"
             )
