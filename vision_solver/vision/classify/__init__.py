@@ -32,6 +32,11 @@ from .turns import TURNED_CELLS, read_turns
 __all__ = ["LIT", "CellReading", "CellStack", "Lit", "LitBy", "learn_from_board", "read_cells"]
 
 
+#: The scale (pixels a cell) a direction board is read again at, by its glyphs'
+#: colour, when its turns are a close call at CELL_PX (``read_turns``'s ``finer``).
+FINER_PX = 48
+
+
 @dataclass
 class CellReading:
     """What the classify stage read."""
@@ -73,8 +78,15 @@ def read_cells(
         if puzzle == PuzzleKind.arrows or _inked(stack.features):
             turns = read_turns(stack.board(), grid.rows, grid.cols)
             if turns is None and not grass():
-                # Arrows on bevelled tiles: read by the glyphs' colour instead.
-                turns = read_turns(stack.board(), grid.rows, grid.cols, by_glyph_colour=True)
+                # Arrows on bevelled tiles: read by the glyphs' colour instead,
+                # and small glyphs closer when their head and tail are a close call.
+                turns = read_turns(
+                    stack.board(),
+                    grid.rows,
+                    grid.cols,
+                    by_glyph_colour=True,
+                    finer=lambda: stack.board(FINER_PX),
+                )
             if turns is not None and (puzzle == PuzzleKind.arrows or turns.varied):
                 return CellReading(PuzzleKind.arrows, turns.cells, turns.confidence, "generic")
         glyphs = None

@@ -81,6 +81,12 @@ GLYPH_CORE = 0.9
 GLYPH_REACH = 25.0
 #: Rounds of turning the cells into the template's frame and averaging them.
 ROUNDS = 3
+#: A cell's map is enlarged this many times (cubic) before its ink is cut out
+#: to vote on the way the object points: a glyph a few pixels across cut from a
+#: cell of CELL_PX pixels is a blocky mask whose hull loses the notches beside
+#: an arrow's shaft (measured on the tuning looks: small arrows on round tiles
+#: voted tail-first on whole boards at 1x, head-first at 2x).
+VOTE_SCALE = 2
 
 
 @dataclass
@@ -165,13 +171,22 @@ def _centre(image: np.ndarray) -> np.ndarray:
 
 
 def read_turns(
-    board: np.ndarray, rows: int, cols: int, by_glyph_colour: bool = False
+    board: np.ndarray,
+    rows: int,
+    cols: int,
+    by_glyph_colour: bool = False,
+    finer: Callable[[], np.ndarray] | None = None,
 ) -> TurnReading | None:
     """Read a rectified board as one object in four turns.
 
     None when it is not one: its cells blank (tiles), or unlike one another
     under every turn (digits).  A sample of SAMPLE cells spread over the
     board decides that first, and learns the template the rest is read by.
+
+    ``finer()`` gives the same board at more pixels a cell: it is read
+    instead when this one's cells may be one object in four turns but the
+    two halves of the sample disagree (a small glyph whose head and tail
+    differ by a pixel or two at this scale).
 
     ``by_glyph_colour`` reads the cells by how near each pixel is to the
     glyphs' colour (``glyph_maps``) rather than by their ink: a tile's bevel,
@@ -187,11 +202,15 @@ def read_turns(
         if _blank(inked):
             return None
         every = glyph_maps(board, rows, cols, sample, inked)
-        return _read_maps(
+        reading = _read_maps(
             lambda cells: every if cells is None else every[cells], sample, rows, cols
         )
-    # The sample's ink first: most boards are told no direction board by it alone.
-    return _read_maps(lambda cells: ink_maps(board, rows, cols, cells), sample, rows, cols)
+    else:
+        # The sample's ink first: most boards are told no direction board by it alone.
+        reading = _read_maps(lambda cells: ink_maps(board, rows, cols, cells), sample, rows, cols)
+    if reading is CLOSE_CALL and finer is not None:
+        return read_turns(finer(), rows, cols, by_glyph_colour)
+    return reading if isinstance(reading, TurnReading) else None
 
 
 def glyph_maps(
@@ -222,14 +241,20 @@ def _blank(maps: np.ndarray, ink: np.ndarray | None = None) -> bool:
     return bool(np.mean(ink >= BLANK) < TURNED_CELLS)
 
 
+#: What ``_read_maps`` says of a board whose sample may be one object in
+#: four turns but whose halves disagree: worth a look at more pixels a cell.
+CLOSE_CALL = "close call"
+
+
 def _read_maps(
     maps_of: Callable[[np.ndarray | None], np.ndarray], sample: np.ndarray, rows: int, cols: int
-) -> TurnReading | None:
-    """Read the board as one object in four turns from its cells' maps, or None.
+) -> TurnReading | str | None:
+    """Read the board as one object in four turns from its cells' maps.
 
-    ``maps_of(cells)`` gives the maps of some cells (row-major indices), of
-    every cell for None; the ``sample``'s are asked first, every cell's only
-    when the sample says the board may be one object in four turns.
+    None when it is not one, CLOSE_CALL when the sample may be but its halves
+    disagree.  ``maps_of(cells)`` gives the maps of some cells (row-major
+    indices), of every cell for None; the ``sample``'s are asked first, every
+    cell's only when the sample says the board may be one object in four turns.
     """
     count = rows * cols
     maps = maps_of(sample)
@@ -245,7 +270,7 @@ def _read_maps(
             return None
         every = maps_of(None) if every is None else every
         if not _halves_agree(maps, every):
-            return None
+            return CLOSE_CALL
         ordered = np.sort(scores, axis=1)
         margin_scale = min(TURN_MARGIN, float(np.median(ordered[:, -1] - ordered[:, -2])) / 2)
     offset = _offset(maps, turns)
@@ -326,14 +351,16 @@ def _align(
 def _offset(maps: np.ndarray, turns: np.ndarray) -> int:
     """The direction the board's object points in the template's frame.
 
-    Every cell, turned into that frame, votes with the way its ink points
-    (``pointing`` of the ink above Otsu's threshold), each vote weighted by
+    Every cell, turned into that frame and enlarged VOTE_SCALE times, votes
+    with the way its ink points (``pointing`` of the ink above Otsu's
+    threshold), each vote weighted by
     its sureness; the average map votes too, once.
     """
     aligned = np.stack([np.rot90(m, k) for m, k in zip(maps, turns.tolist(), strict=True)])
     votes = np.zeros(4)
     for cell in [*aligned, aligned.mean(axis=0)]:
-        mask = _ink_mask(cell)
+        finer = cv2.resize(cell, None, fx=VOTE_SCALE, fy=VOTE_SCALE, interpolation=cv2.INTER_CUBIC)
+        mask = _ink_mask(finer)
         if mask is None:
             continue
         direction, sure = pointing(mask)
