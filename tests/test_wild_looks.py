@@ -359,6 +359,18 @@ def test_one_board_reads_the_same_in_two_made_up_looks(family):
         assert reading.cells.tolist() == cells.tolist(), seed
 
 
+def test_the_gaps_between_round_tiles_are_not_the_board():
+    """A tuning-side board (the scored side stays unseen) of rounded tiles split by their
+    glyphs: at full detail the blobs where four tiles' corners meet make a lattice of one row
+    and one column fewer, half a cell off, holding more blobs than the tiles found coarsely."""
+    scene = wild_scene(180, "arrow-tiles")
+    reading = read_board(scene.image, looks=[])
+    assert (reading.rows, reading.cols) == scene.cells.shape
+    diagonal = float(np.linalg.norm(scene.corners[2] - scene.corners[0]))
+    assert np.abs(reading.grid.corners - scene.corners).max() < 0.01 * diagonal
+    assert reading.cells.tolist() == scene.cells.tolist()
+
+
 def test_small_arrows_on_round_tiles_point_head_first():
     """A tuning-side board (the scored side stays unseen) of arrows a few pixels wide on round
     tiles of two colours: at the reader's usual scale their turns are a close call and the

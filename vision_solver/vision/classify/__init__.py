@@ -75,7 +75,16 @@ def read_cells(
     if puzzle in (PuzzleKind.arrows, "auto"):
         grass = cache(lambda: objects_on_grass(stack))  # asked at most once
 
-        if puzzle == PuzzleKind.arrows or _inked(stack.features):
+        # Most boards without glyphs show it in their first row: read that
+        # alone before the whole board.
+        pointing = cache(
+            lambda: puzzle == PuzzleKind.arrows
+            or cell_glyphs(stack.first_row(), 1, grid.cols, pointing=True) is not None
+        )
+        # A board of glyphs too small to ink most of each cell at the features'
+        # scale is still read as a whole first: one object in four turns is
+        # surer than each cell's glyph alone.
+        if puzzle == PuzzleKind.arrows or _inked(stack.features) or pointing():
             turns = read_turns(stack.board(), grid.rows, grid.cols)
             if turns is None and not grass():
                 # Arrows on bevelled tiles: read by the glyphs' colour instead,
@@ -90,11 +99,7 @@ def read_cells(
             if turns is not None and (puzzle == PuzzleKind.arrows or turns.varied):
                 return CellReading(PuzzleKind.arrows, turns.cells, turns.confidence, "generic")
         glyphs = None
-        # Most boards without glyphs show it in their first row: read that
-        # alone before the whole board.
-        if puzzle == PuzzleKind.arrows or cell_glyphs(
-            stack.first_row(), 1, grid.cols, pointing=True
-        ):
+        if pointing():
             glyphs = cell_glyphs(stack.board(), grid.rows, grid.cols, pointing=puzzle == "auto")
         if glyphs is not None and (puzzle == PuzzleKind.arrows or looks_like_glyphs(glyphs)):
             cells, confidence = read_glyphs(glyphs, grid.rows, grid.cols)

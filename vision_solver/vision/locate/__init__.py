@@ -80,6 +80,10 @@ TEXTURED = 0.4
 #: regions) may end the search early.
 EARLY_STAGES = 3
 
+#: The lattice of the gaps between round tiles is centred on the tiles'
+#: centre to within this share of a cell (``_gaps_between``).
+HALF_STEP_OFF = 0.2
+
 
 @dataclass
 class NotFound:
@@ -263,8 +267,11 @@ def locate_board(image: np.ndarray, trace: Trace = None) -> BoardLocation | NotF
             ).lattice
             if fine is not None and (
                 best is None
-                or len(fine.members) > len(best.members)
-                or (pitch(best) < MIN_PITCH and len(fine.members) >= 0.8 * len(best.members))
+                or (
+                    len(fine.members) > len(best.members)
+                    or (pitch(best) < MIN_PITCH and len(fine.members) >= 0.8 * len(best.members))
+                )
+                and not _gaps_between(best, (scale, offset), fine, (fine_scale, fine_offset))
             ):
                 best, scale, offset = fine, fine_scale, fine_offset
             whole = (x0, y0, x1, y1) == (0, 0, image.shape[1], image.shape[0])
@@ -289,6 +296,37 @@ def _lattice_location(
         return NotFound(f"the only grid found runs {off:.1f} cells off the image")
     cover = len(best.members) / (rows * cols)
     return BoardLocation(corners, homography, rows, cols, float(min(1.0, cover)))
+
+
+def _gaps_between(
+    tiles: Lattice,
+    tiles_at: tuple[float, np.ndarray],
+    gaps: Lattice,
+    gaps_at: tuple[float, np.ndarray],
+) -> bool:
+    """Whether ``gaps`` is the lattice of the gaps between ``tiles``' (round) tiles.
+
+    The two were found in work images of their own (``(scale, offset)`` each).
+    Where four round tiles meet, the gap widens into a blob of its own; those
+    blobs make a lattice of the same pitch, half a step off, with one row and
+    one column fewer (so with the same centre), whose blobs are smaller
+    beside its pitch than the tiles are beside theirs.  At full detail they
+    may be found whole when the tiles, split by their glyphs, are not.
+    """
+    if (gaps.shape[0] + 1, gaps.shape[1] + 1) != tiles.shape:
+        return False
+    tiles_h = _image_homography(tiles, *tiles_at)
+    gaps_h = _image_homography(gaps, *gaps_at)
+    rows, cols = gaps.shape
+    middle = apply_homography(gaps_h, [[cols / 2, rows / 2]])  # (x, y) in the image
+    on_tiles = apply_homography(np.linalg.inv(tiles_h), middle)[0]
+    if np.any(np.abs(on_tiles - [(cols + 1) / 2, (rows + 1) / 2]) > HALF_STEP_OFF):
+        return False
+
+    def fill(lattice: Lattice) -> float:
+        return float(np.median([b.size for b in lattice.members.values()])) / pitch(lattice)
+
+    return fill(gaps) < fill(tiles)
 
 
 def _image_homography(lattice: Lattice, scale: float, offset: np.ndarray) -> np.ndarray:
