@@ -78,8 +78,10 @@ def read_cells(
         # Most boards without glyphs show it in their first row: read that
         # alone before the whole board.
         pointing = cache(
-            lambda: puzzle == PuzzleKind.arrows
-            or cell_glyphs(stack.first_row(), 1, grid.cols, pointing=True) is not None
+            lambda: (
+                puzzle == PuzzleKind.arrows
+                or cell_glyphs(stack.first_row(), 1, grid.cols, pointing=True) is not None
+            )
         )
         # A board of glyphs too small to ink most of each cell at the features'
         # scale is still read as a whole first: one object in four turns is
