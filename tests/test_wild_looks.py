@@ -359,6 +359,17 @@ def test_one_board_reads_the_same_in_two_made_up_looks(family):
         assert reading.cells.tolist() == cells.tolist(), seed
 
 
+@pytest.mark.parametrize("seed", [252, 304])
+def test_squares_of_the_pages_grid_are_no_line_of_cells_more(seed):
+    """Tuning-side boards (the scored side stays unseen) on a page with a faint grid of another
+    pitch, some of whose squares fall on the points one cell past the board's edge: they are
+    the page's, not a row or column of the board."""
+    scene = wild_scene(seed, "glow-on-grid")
+    reading = read_board(scene.image, looks=[])
+    assert (reading.rows, reading.cols) == scene.cells.shape
+    assert reading.cells.tolist() == scene.cells.tolist()
+
+
 def test_the_gaps_between_round_tiles_are_not_the_board():
     """A tuning-side board (the scored side stays unseen) of rounded tiles split by their
     glyphs: at full detail the blobs where four tiles' corners meet make a lattice of one row

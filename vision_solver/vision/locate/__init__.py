@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from ..colour import on_scale
+from ..colour import SAME_COLOUR, on_scale
 from ..geometry import (
     BoardLocation,
     apply_homography,
@@ -51,7 +51,7 @@ from .judge import (
     specks,
     touches_edge,
 )
-from .lattice import Lattice, Pool, lattice_from
+from .lattice import Lattice, Pool, lattice_from, without
 from .segment import (
     COARSE_SIDE,
     MAX_SIDE,
@@ -79,6 +79,11 @@ TEXTURED = 0.4
 #: The first stages of ``candidate_stages`` (objects on the backdrop, flat
 #: regions) may end the search early.
 EARLY_STAGES = 3
+
+#: A blob is a square of the page's grid when it sits this near (in steps)
+#: to one of its points and is this large beside its pitch (least, most).
+PAGE_SQUARE_REACH = 0.15
+PAGE_SQUARE_SIZE = (0.6, 1.05)
 
 #: The lattice of the gaps between round tiles is centred on the tiles'
 #: centre to within this share of a cell (``_gaps_between``).
@@ -160,7 +165,14 @@ def _best_lattice(
         blobs = distinct(blobs + found)
         pool = Pool(blobs)
         lattices = [lat for lat in (lattice_from(g, pool) for g in size_groups(blobs)) if lat]
-        lattices = [lat for lat in lattices if not page_pattern(lat, lab, page)]
+        patterned = [lat for lat in lattices if page_pattern(lat, lab, page)]
+        lattices = [lat for lat in lattices if not any(lat is p for p in patterned)]
+        if patterned:
+            # The page's own grid is no board, and its squares are no cells of
+            # one: a board's lattice whose points happen to meet some of them
+            # took them in as cells, perhaps as a line of cells more.
+            squares = _page_squares(patterned, blobs)
+            lattices = [lat for lat in (without(lat, squares) for lat in lattices) if lat]
         if regions:
             lattices = [grow_gapless(lat, lab, regions[0]) for lat in lattices]
         if record is not None:
@@ -296,6 +308,38 @@ def _lattice_location(
         return NotFound(f"the only grid found runs {off:.1f} cells off the image")
     cover = len(best.members) / (rows * cols)
     return BoardLocation(corners, homography, rows, cols, float(min(1.0, cover)))
+
+
+def _page_squares(patterned: list[Lattice], blobs: list[Blob]) -> set[int]:
+    """The ``id`` of every blob that is a square of the page's own grid.
+
+    Those are the members of the lattices judged the page's pattern, and any
+    other blob that sits on one of their points (within PAGE_SQUARE_REACH of
+    a step), is about as large as their squares (PAGE_SQUARE_SIZE of the
+    pitch) and of their colour (within SAME_COLOUR of their median): found by
+    another stage, it was never taken in.
+    """
+    squares = {id(blob) for lattice in patterned for blob in lattice.members.values()}
+    if not blobs:
+        return squares
+    xy = np.array([(blob.x, blob.y) for blob in blobs])
+    size = np.array([blob.size for blob in blobs])
+    colours = np.array([blob.colour for blob in blobs], dtype=np.float64)
+    smallest, largest = PAGE_SQUARE_SIZE
+    for lattice in patterned:
+        paper = np.median([blob.colour for blob in lattice.members.values()], axis=0)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            uv = apply_homography(np.linalg.inv(lattice.homography), xy)
+        off = np.linalg.norm(uv - np.round(uv), axis=1)
+        step = pitch(lattice)
+        alike = (
+            (off <= PAGE_SQUARE_REACH)
+            & (size >= smallest * step)
+            & (size <= largest * step)
+            & (np.linalg.norm(colours - paper, axis=1) < SAME_COLOUR)
+        )
+        squares.update(id(blobs[i]) for i in np.flatnonzero(alike))
+    return squares
 
 
 def _gaps_between(

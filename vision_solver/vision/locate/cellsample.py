@@ -25,12 +25,18 @@ QUARTERS = np.array([(-0.25, -0.25), (0.25, -0.25), (-0.25, 0.25), (0.25, 0.25)]
 
 
 def cell_points(lattice: Lattice, keys: list[tuple[int, int]], offsets: np.ndarray) -> np.ndarray:
-    """``(len(keys), len(offsets), 2)`` pixels (x, y) of offsets around lattice cells (row, col)."""
+    """``(len(keys), len(offsets), 2)`` pixels (x, y) of offsets around lattice cells (row, col).
+
+    A point the lattice sends to infinity (beyond a slanted lattice's horizon) is (-1, -1).
+    """
     centres = np.array([(c, r) for r, c in keys], dtype=np.float64).reshape(-1, 2)
-    points = apply_homography(
-        lattice.homography, (centres[:, None, :] + offsets[None]).reshape(-1, 2)
-    )
-    return np.round(points).astype(np.int64).reshape(len(keys), len(offsets), 2)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        points = apply_homography(
+            lattice.homography, (centres[:, None, :] + offsets[None]).reshape(-1, 2)
+        )
+    # A point on or beyond a slanted lattice's horizon is no pixel: -1, off the image.
+    points = np.where(np.isfinite(points), np.round(points), -1)
+    return points.astype(np.int64).reshape(len(keys), len(offsets), 2)
 
 
 def on_image(pixels: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:

@@ -9,6 +9,7 @@ columns cut off from the rest, or held by stray look-alikes, are trimmed.
 
 from __future__ import annotations
 
+import dataclasses
 import statistics
 from collections import Counter
 from dataclasses import dataclass
@@ -291,6 +292,36 @@ def lattice_from(seed_group: list[Blob], pool: Pool) -> Lattice | None:
     score = lattice_score(seeds_on, cover, pitch, isotropy, sine, precision)
     return Lattice(
         homography, members, (rows[0], rows[-1]), (cols[0], cols[-1]), float(score), len(seed_group)
+    )
+
+
+def without(lattice: Lattice, dropped: set[int]) -> Lattice | None:
+    """``lattice`` less the members whose ``id`` is in ``dropped``, or None if too little is left.
+
+    What is left keeps its longest run of rows and columns (``_contiguous``);
+    the score is scaled as ``lattice_score`` scales with the members (linearly)
+    and with the cover (squared).
+    """
+    kept = {key: (0.0, blob) for key, blob in lattice.members.items() if id(blob) not in dropped}
+    if len(kept) == len(lattice.members):
+        return lattice
+    members = {key: blob for key, (_, blob) in _contiguous(kept).items()}
+    if not members:
+        return None
+    rows = sorted({key[0] for key in members})
+    cols = sorted({key[1] for key in members})
+    shape = (rows[-1] - rows[0] + 1, cols[-1] - cols[0] + 1)
+    if min(shape) < 2:
+        return None
+    old_cover = len(lattice.members) / (lattice.shape[0] * lattice.shape[1])
+    cover = len(members) / (shape[0] * shape[1])
+    score = lattice.score * len(members) / len(lattice.members) * (cover / old_cover) ** 2
+    return dataclasses.replace(
+        lattice,
+        members=members,
+        rows=(rows[0], rows[-1]),
+        cols=(cols[0], cols[-1]),
+        score=float(score),
     )
 
 
