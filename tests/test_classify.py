@@ -242,6 +242,8 @@ def _features(*groups: tuple[list[float], int]) -> np.ndarray:
         (_features(([60, 128, 128, 0], 6)), "one-state", [0, 0]),
         (_features(([90, 120, 203, 0], 3), ([30, 178, 38, 0], 3)), "colour", [1, 0]),
         (_features(([85, 135, 140, 0], 3), ([30, 178, 38, 0], 3)), "colour", [0, 1]),
+        (_features(([83, 128, 128, 0], 3), ([68, 128, 128, 0], 3)), "lightness", [1, 0]),
+        (_features(([72, 128, 128, 0], 1), ([60, 128, 128, 0], 5)), "one-state", [0, 0]),
     ],
     ids=[
         "two greys",
@@ -250,6 +252,8 @@ def _features(*groups: tuple[list[float], int]) -> np.ndarray:
         "all alike",
         "bright yellow among deep blue",
         "deep blue among pastel",
+        "two greys close in lightness, each drawn alike",
+        "a lone cell a little lighter (a cursor)",
     ],
 )
 def test_lights_reader_says_what_decided_which_group_is_lit(features, lit_by, cells):

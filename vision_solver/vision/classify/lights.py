@@ -17,7 +17,7 @@ from typing import Literal, NamedTuple
 
 import numpy as np
 
-from ..colour import chroma
+from ..colour import SAME_COLOUR, chroma
 from ..looks import Look, state_distances
 
 #: Which cells are on, as the user says of a game: the lighter (the generic
@@ -62,6 +62,10 @@ INK_APART = 3.0
 #: Cells alike in colour but for lightness are two groups when their L* falls
 #: apart by a gap wider than this (twice SAME_COLOUR) ...
 LIGHTNESS_GAP = 16.0
+#: ... or, when each side holds at least TWO_OF_A_STATE cells, wider than
+#: SAME_COLOUR (two greys 14 L* apart, each drawn alike: a lone cell that
+#: little lighter is a cursor or a glint, not a state) ...
+TWO_OF_A_STATE = 2
 #: ... and wider than this many times the spread of either group.
 GAP_OVER_SPREAD = 4.0
 #: A board whose cells all look alike is lit when its mean chroma is above this.
@@ -95,9 +99,10 @@ def _split_by_lightness(lightness: np.ndarray) -> np.ndarray | None:
     """The brighter of two groups of cells apart by lightness alone, or None.
 
     The cells' L* sorted, the widest gap between neighbours splits them; it
-    is two groups when that gap is wider than LIGHTNESS_GAP and than
-    GAP_OVER_SPREAD times the spread (standard deviation) of either side.
-    A board of one state, shaded or not, has no such gap.
+    is two groups when that gap is wider than LIGHTNESS_GAP (SAME_COLOUR when
+    both sides hold TWO_OF_A_STATE cells or more) and than GAP_OVER_SPREAD
+    times the spread (standard deviation) of either side.  A board of one
+    state, shaded or not, has no such gap.
     """
     order = np.sort(lightness)
     if len(order) < 2:
@@ -106,7 +111,9 @@ def _split_by_lightness(lightness: np.ndarray) -> np.ndarray | None:
     at = int(np.argmax(gaps))
     below, above = order[: at + 1], order[at + 1 :]
     spread = max(float(below.std()), float(above.std()))
-    if gaps[at] <= LIGHTNESS_GAP or gaps[at] <= GAP_OVER_SPREAD * spread:
+    several = min(len(below), len(above)) >= TWO_OF_A_STATE
+    least = SAME_COLOUR if several else LIGHTNESS_GAP
+    if gaps[at] <= least or gaps[at] <= GAP_OVER_SPREAD * spread:
         return None
     return lightness > (order[at] + order[at + 1]) / 2
 
