@@ -52,6 +52,7 @@ from .judge import (
     touches_edge,
 )
 from .lattice import Lattice, Pool, lattice_from
+from .objects import object_board
 from .segment import (
     COARSE_SIDE,
     MAX_SIDE,
@@ -74,6 +75,14 @@ FRAME_AFTER = 2
 #: ... or at once, in an image less than this share of which is flat (grass:
 #: 0.01 to 0.13; photos 0.2; screenshots of tile boards 0.65 and up).
 TEXTURED = 0.4
+
+
+#: A board of objects on a ground (benches on grass) is looked for in an
+#: image less than this share of which is flat (a game's view of a ground
+#: framed by flat HUD panels: 0.1 to 0.55 on the tuning looks; screenshots of
+#: tile boards 0.65 and up), when the lattice found is no convincing board
+#: in the image's middle.
+OBJECTS_TEXTURED = 0.6
 
 
 #: The first stages of ``candidate_stages`` (objects on the backdrop, flat
@@ -119,6 +128,7 @@ class _Search:
     lattice: Lattice | None  # the most convincing lattice of cells
     searched_all: bool  # no stage ended the search early: no complete board of tiles
     framed: BoardLocation | None = None  # a board in a frame, found instead
+    textured: bool = False  # little is flat: objects on a ground may be the board
 
 
 def _best_lattice(
@@ -143,12 +153,14 @@ def _best_lattice(
     regions: list[Regions] = []
     gradient = lab_gradient(lab)
     flat = flat_mask(gradient)
-    if framed is not None and cv2.countNonZero(flat) < TEXTURED * flat.size:
+    flat_share = cv2.countNonZero(flat) / flat.size
+    textured = flat_share < OBJECTS_TEXTURED
+    if framed is not None and flat_share < TEXTURED:
         # Hardly anything flat (grass, a photo): tiles are unlikely, and the
         # texture's countless blobs make every stage slow.  A frame first.
         found = framed(None)
         if found is not None:
-            return _Search(None, True, found)
+            return _Search(None, True, found, textured)
         framed = None
     page8 = commonest_colour(lab)  # the page, as 8-bit Lab and on the one scale
     page = on_scale(page8)
@@ -183,12 +195,12 @@ def _best_lattice(
             and not runs_on(best, blobs)
             and not (regions and pieces_run_on(best, lab, regions[0]))
         ):
-            return _Search(best, False)
+            return _Search(best, False, textured=textured)
         if stage + 1 == FRAME_AFTER and framed is not None:
             found = framed(best)
             if found is not None:
-                return _Search(best, True, found)
-    return _Search(best, True)
+                return _Search(best, True, found, textured)
+    return _Search(best, True, textured=textured)
 
 
 def locate_board(image: np.ndarray, trace: Trace = None) -> BoardLocation | NotFound:
@@ -270,7 +282,59 @@ def locate_board(image: np.ndarray, trace: Trace = None) -> BoardLocation | NotF
             whole = (x0, y0, x1, y1) == (0, 0, image.shape[1], image.shape[0])
             if convincing(best) and (whole or not touches_edge(best, x1 - x0, y1 - y0, scale)):
                 break
-    return _lattice_location(best, scale, offset, image.shape)
+    location = _lattice_location(best, scale, offset, image.shape)
+    if coarse.textured and not (convincing(best) and _central(location, image.shape)):
+        # Objects on a ground (benches on grass) make no lattice of look-alikes;
+        # the lattice found may be a panel beside the view (a game's HUD).
+        objects = _object_location(image, trace)
+        if objects is not None and _objects_rather(objects, location, convincing(best)):
+            return objects
+    return location
+
+
+def _object_location(image: np.ndarray, trace: Trace) -> BoardLocation | None:
+    """The board of objects on a ground (``objects``), at full detail; None when there is none."""
+    work, scale = work_image(image, MAX_SIDE)
+    found = object_board(cv2.cvtColor(work, cv2.COLOR_BGR2LAB))
+    if found is None:
+        return None
+    location = board_at(found.corners / scale, found.rows, found.cols)
+    if trace is not None:
+        trace.append(
+            Candidate(location.corners, found.rows, found.cols, float(found.cover), "objects")
+        )
+    # no tiles or lines to place the grid by: the grid stage keeps the outline
+    return dataclasses.replace(location, confidence=found.cover, framed=True)
+
+
+def _central(location: BoardLocation | NotFound, shape: tuple[int, ...]) -> bool:
+    """True when the board found covers the image's centre (a board sits in the view's middle)."""
+    if not location:
+        return False
+    centre = (shape[1] / 2.0, shape[0] / 2.0)
+    outline_px = location.corners.astype(np.float32)
+    return cv2.pointPolygonTest(outline_px, centre, False) >= 0
+
+
+def _objects_rather(
+    objects: BoardLocation, location: BoardLocation | NotFound, lattice_convincing: bool
+) -> bool:
+    """True when the board of objects is a better answer than the lattice's ``location``.
+
+    It is when no lattice was found, or one no bigger and no convincing
+    board, or when the two lie apart and the objects' board is the larger:
+    the lattice is then beside the view (a game's command card of coloured
+    squares in its HUD), not on it.
+    """
+    if not location:
+        return True
+    if not lattice_convincing and objects.rows * objects.cols >= location.rows * location.cols:
+        return True
+    ours = objects.corners.astype(np.float32)
+    theirs = location.corners.astype(np.float32)
+    apart = cv2.intersectConvexConvex(ours, theirs)[0] <= 0
+    larger = cv2.contourArea(ours) > cv2.contourArea(theirs)
+    return bool(apart and larger)
 
 
 def _lattice_location(

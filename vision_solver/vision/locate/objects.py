@@ -1,0 +1,242 @@
+"""Boards of objects standing on a textured ground, with no tiles and no lines.
+
+Benches on grass seen by a strategy game's perspective camera: each cell
+holds one object, in one of a few turns, so no size group holds them all and
+nothing draws the cells' edges.  The board is then the arrangement of the
+objects: they stand out from the ground around them (the ground is what a
+wide median leaves), and their feet (the lowest pixel of each, where it
+stands on the floor) sit on a lattice in perspective: rows nearly level,
+their spacing shrinking with the distance, columns converging.  The lattice
+is grown from the best-supported object outwards, refitting a homography as
+it grows, so perspective does not have to be guessed at the start.
+
+The feet are floor points, so the feet's homography is the floor's; an
+object's feet lie in front of (below, on screen) its cell's centre, by about
+FOOT_OFFSET of a cell, and the board's outer corners lie half a cell beyond
+the outer cells' centres on that floor plane.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from ..geometry import apply_homography
+from .lattice import fit_homography
+
+#: The ground under an object is the median over a window this share of the
+#: work image's longer side (wider than a few objects, so the median is
+#: ground even among the objects of a crowded board).
+GROUND_WINDOW = 0.1
+#: A pixel belongs to an object when it differs from the ground by more than
+#: the median difference plus this many median absolute deviations of it
+#: (grass texture is a few MADs; objects' faces and outlines far more).
+OBJECT_MADS = 6.0
+#: A pixel darker than the ground whose hue (the angle of its (a, b)) has a
+#: cosine of at least this with the ground's, and no more chroma, is the
+#: ground in shadow (objects cast shadows that join them).
+SHADOW_HUE = 0.95
+#: Objects are components of at least this share of the largest object-sized
+#: component's area (specks of texture are far smaller; far objects in a
+#: perspective view are a third of the near ones at most).
+MIN_OBJECT_SHARE = 0.12
+#: A point belongs to a lattice point within this distance (in cells): the
+#: feet of objects in different turns lie up to a third of a cell apart.
+REACH = 0.3
+#: The lattice's feet are about this share of a cell in front of (below, on
+#: screen) the cell's centre: an object standing on its cell touches the
+#: floor on its near side, a bench a tenth of a cell in front of the centre
+#: seen from the side, a third seen end-on.
+FOOT_OFFSET = 0.2
+#: A board of objects holds an object in at least this share of its cells
+#: (objects in line with the camera may overlap and count as one) ...
+MIN_COVER = 0.6
+#: ... and an outer row or column holding fewer than this share of the
+#: fullest line's objects is no part of it (tufts, shadows beside the board).
+SPARSE_LINE = 0.5
+#: The most objects weighed (the largest components).
+MAX_OBJECTS = 400
+
+
+@dataclass
+class ObjectBoard:
+    """A board found as a lattice of objects: its outer corners (work pixels) and count."""
+
+    corners: np.ndarray  # (4, 2) TL, TR, BR, BL on the floor plane, work pixels
+    rows: int
+    cols: int
+    cover: float  # share of the cells that hold an object
+
+
+def object_mask(lab: np.ndarray) -> np.ndarray:
+    """0/1 mask of what stands out from the ground around it, in a Lab work image."""
+    height, width = lab.shape[:2]
+    # the median at a quarter of the size: as good for a smooth ground, and fast
+    small = cv2.resize(lab, (max(1, width // 4), max(1, height // 4)), interpolation=cv2.INTER_AREA)
+    window = max(3, int(GROUND_WINDOW * max(small.shape[:2])) | 1)
+    ground = cv2.resize(
+        cv2.medianBlur(small, window), (width, height), interpolation=cv2.INTER_LINEAR
+    ).astype(np.float32)
+    pixels = lab.astype(np.float32)
+    difference = np.sqrt(np.square(pixels - ground).sum(axis=2))
+    median = float(np.median(difference))
+    spread = float(np.median(np.abs(difference - median)))
+    limit = median + OBJECT_MADS * max(spread, 1.0)
+    # a shadow on the ground is the ground darker, its hue kept and its chroma no greater
+    ab, ground_ab = pixels[:, :, 1:] - 128.0, ground[:, :, 1:] - 128.0
+    along = (ab * ground_ab).sum(axis=2)
+    norms = np.sqrt(np.square(ab).sum(axis=2) * np.square(ground_ab).sum(axis=2))
+    same_hue = along >= SHADOW_HUE * norms
+    weaker = np.square(ab).sum(axis=2) <= 1.2 * np.square(ground_ab).sum(axis=2) + 4.0
+    shadow = (pixels[:, :, 0] < ground[:, :, 0]) & same_hue & weaker
+    mask = ((difference > limit) & ~shadow).astype(np.uint8)
+    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+
+
+def objects_in(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Centres and feet (x of the centre, y of the lowest row) of the object-sized components."""
+    count, _, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    if count < 5:
+        return np.zeros((0, 2)), np.zeros((0, 2))
+    area = stats[1:, 4].astype(np.float64)
+    x, y, w, h = (stats[1:, k].astype(np.float64) for k in range(4))
+    height, width = mask.shape
+    # not the image's edges, nor panels spanning most of it
+    keep = (w < 0.3 * width) & (h < 0.3 * height) & (w >= 3) & (h >= 3)
+    if keep.sum() < 4:
+        return np.zeros((0, 2)), np.zeros((0, 2))
+    order = np.flatnonzero(keep)[np.argsort(-area[keep])][:MAX_OBJECTS]
+    # the largest object-sized area: the fourth largest (a few panels may be larger)
+    big = area[order[min(3, len(order) - 1)]]
+    order = order[area[order] >= MIN_OBJECT_SHARE * big]
+    centres = centroids[1:][order]
+    feet = np.column_stack([centres[:, 0], y[order] + h[order] - 1])
+    return centres, feet
+
+
+def _steps(points: np.ndarray, i: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """The steps to point ``i``'s nearest neighbours along its row and down its column."""
+    offsets = points - points[i]
+    dist = np.hypot(offsets[:, 0], offsets[:, 1])
+    dist[i] = np.inf
+    steps = []
+    for along, across in ((0, 1), (1, 0)):
+        near = np.abs(offsets[:, along]) > 1.5 * np.abs(offsets[:, across])
+        if not near.any():
+            return None
+        j = int(np.argmin(np.where(near, dist, np.inf)))
+        step = offsets[j] * (1.0 if offsets[j, along] > 0 else -1.0)
+        steps.append(step)
+    return steps[0], steps[1]
+
+
+def _assign(uv: np.ndarray, allowed: np.ndarray) -> dict[tuple[int, int], int]:
+    """(row, col) -> index of the point closest to it, among points within REACH of one."""
+    nearest = np.round(uv).astype(np.int64)
+    resid = np.hypot(*(uv - nearest).T)
+    chosen: dict[tuple[int, int], int] = {}
+    for i in np.argsort(resid).tolist():
+        if not allowed[i] or resid[i] > REACH:
+            continue
+        key = (int(nearest[i, 1]), int(nearest[i, 0]))
+        chosen.setdefault(key, i)
+    return chosen
+
+
+def _grow(points: np.ndarray, seed: int) -> tuple[dict[tuple[int, int], int], np.ndarray] | None:
+    """The lattice grown from point ``seed``: (row, col) -> point, and (col, row) -> pixels."""
+    found = _steps(points, seed)
+    if found is None:
+        return None
+    u, v = found
+    basis = np.column_stack([u, v])
+    if abs(np.linalg.det(basis)) < 1e-6:
+        return None
+    homography = np.array(
+        [[u[0], v[0], points[seed, 0]], [u[1], v[1], points[seed, 1]], [0.0, 0.0, 1.0]]
+    )
+    reach = 1.5  # cells around what is held so far
+    members: dict[tuple[int, int], int] = {}
+    for _ in range(30):
+        try:
+            uv = apply_homography(np.linalg.inv(homography), points)
+        except np.linalg.LinAlgError:
+            return None
+        if members:
+            keys = np.array(list(members))
+            lo, hi = keys.min(axis=0)[::-1] - reach, keys.max(axis=0)[::-1] + reach
+        else:
+            lo, hi = np.array([-reach, -reach]), np.array([reach, reach])
+        allowed = np.all((uv >= lo) & (uv <= hi), axis=1)
+        grown = _assign(uv, allowed)
+        if len(grown) < 3 or grown == members:
+            break
+        members = grown
+        keys = np.array(list(members), dtype=np.float64)
+        if np.ptp(keys[:, 0]) == 0 or np.ptp(keys[:, 1]) == 0:
+            return None
+        homography = fit_homography(keys[:, ::-1], points[list(members.values())])
+    if len(members) < 4:
+        return None
+    return members, homography
+
+
+def _trim_sparse(members: dict[tuple[int, int], int]) -> dict[tuple[int, int], int]:
+    """Drop outer rows and columns holding few objects, one at a time."""
+    while len(members) >= 4:
+        keys = np.array(list(members))
+        dropped = False
+        for axis in (0, 1):
+            lines, counts = np.unique(keys[:, axis], return_counts=True)
+            if len(lines) <= 2:
+                continue
+            for end in (0, -1):
+                if counts[end] < SPARSE_LINE * counts.max():
+                    members = {k: i for k, i in members.items() if k[axis] != lines[end]}
+                    dropped = True
+                    break
+            if dropped:
+                break
+        if not dropped:
+            break
+    return members
+
+
+def object_board(lab: np.ndarray) -> ObjectBoard | None:
+    """The board of objects on a textured ground in a Lab work image, or None."""
+    centres, feet = objects_in(object_mask(lab))
+    if len(feet) < 4:
+        return None
+    best: tuple[float, ObjectBoard] | None = None
+    tried: set[frozenset[int]] = set()
+    middle = centres.mean(axis=0)
+    # seeds: the objects nearest the middle of them all first (a board is central)
+    for seed in np.argsort(np.hypot(*(centres - middle).T))[:12].tolist():
+        grown = _grow(centres, seed)
+        if grown is None:
+            continue
+        members = _trim_sparse(grown[0])
+        key = frozenset(members.values())
+        if key in tried:
+            continue
+        tried.add(key)
+        keys = np.array(list(members))
+        # the floor: the feet of the objects the centres placed (their turns average out)
+        homography = fit_homography(keys[:, ::-1].astype(np.float64), feet[list(members.values())])
+        (r0, c0), (r1, c1) = keys.min(axis=0), keys.max(axis=0)
+        rows, cols = int(r1 - r0 + 1), int(c1 - c0 + 1)
+        if min(rows, cols) < 2:
+            continue
+        cover = len(members) / (rows * cols)
+        if cover < MIN_COVER:
+            continue
+        top, bottom = r0 - 0.5 - FOOT_OFFSET, r1 + 0.5 - FOOT_OFFSET
+        outline = [[c0 - 0.5, top], [c1 + 0.5, top], [c1 + 0.5, bottom], [c0 - 0.5, bottom]]
+        corners = apply_homography(homography, np.array(outline, dtype=np.float64))
+        board = ObjectBoard(corners, rows, cols, cover)
+        score = len(members) * cover
+        if best is None or score > best[0]:
+            best = (score, board)
+    return None if best is None else best[1]
