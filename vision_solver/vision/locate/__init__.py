@@ -52,7 +52,7 @@ from .judge import (
     touches_edge,
 )
 from .lattice import Lattice, Pool, lattice_from
-from .objects import object_board
+from .objects import extend_lattice, object_board
 from .segment import (
     COARSE_SIDE,
     MAX_SIDE,
@@ -187,6 +187,10 @@ def _best_lattice(
             ]
             if tiles:
                 best = max(tiles, key=lambda lat: lat.score)
+        if best is not None and textured:
+            # Under a tilted camera the far rows' objects look smaller: grow
+            # the lattice over look-alikes of any size in perspective.
+            best = extend_lattice(best, blobs) or best
         if best is not None:
             best.finer = finer_hidden(best, blobs)
         if (
@@ -321,14 +325,14 @@ def _objects_rather(
 ) -> bool:
     """True when the board of objects is a better answer than the lattice's ``location``.
 
-    It is when no lattice was found, or one no bigger and no convincing
+    It is when no lattice was found, or a smaller one that is no convincing
     board, or when the two lie apart and the objects' board is the larger:
     the lattice is then beside the view (a game's command card of coloured
     squares in its HUD), not on it.
     """
     if not location:
         return True
-    if not lattice_convincing and objects.rows * objects.cols >= location.rows * location.cols:
+    if not lattice_convincing and objects.rows * objects.cols > location.rows * location.cols:
         return True
     ours = objects.corners.astype(np.float32)
     theirs = location.corners.astype(np.float32)

@@ -23,8 +23,10 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from ..geometry import apply_homography
-from .lattice import fit_homography
+from ..colour import SAME_COLOUR
+from ..geometry import apply_homography, clockwise_convex
+from .lattice import Lattice, fit_homography
+from .segment import Blob
 
 #: The ground under an object is the median over a window this share of the
 #: work image's longer side (wider than a few objects, so the median is
@@ -45,6 +47,8 @@ MIN_OBJECT_SHARE = 0.12
 #: A point belongs to a lattice point within this distance (in cells): the
 #: feet of objects in different turns lie up to a third of a cell apart.
 REACH = 0.3
+#: A lattice grows by points up to this many cells beyond what it holds.
+GROW_REACH = 1.5
 #: The lattice's feet are about this share of a cell in front of (below, on
 #: screen) the cell's centre: an object standing on its cell touches the
 #: floor on its near side, a bench a tenth of a cell in front of the centre
@@ -56,6 +60,16 @@ MIN_COVER = 0.6
 #: ... and an outer row or column holding fewer than this share of the
 #: fullest line's objects is no part of it (tufts, shadows beside the board).
 SPARSE_LINE = 0.5
+#: A lattice is extended over blobs within this (Delta E) of its members'
+#: median colour ...
+EXTEND_COLOUR = SAME_COLOUR
+#: ... and within these shares of their median size (far cells look smaller) ...
+EXTEND_SIZE = (0.4, 2.5)
+#: ... when the grown lattice holds one in at least this share of its cells.
+MIN_EXTENDED_COVER = 0.85
+#: A board of objects has at least this many rows and columns (fewer
+#: objects in line are what chance makes of clutter).
+MIN_LINES = 3
 #: The most objects weighed (the largest components).
 MAX_OBJECTS = 400
 
@@ -151,24 +165,34 @@ def _grow(points: np.ndarray, seed: int) -> tuple[dict[tuple[int, int], int], np
     if found is None:
         return None
     u, v = found
-    basis = np.column_stack([u, v])
-    if abs(np.linalg.det(basis)) < 1e-6:
+    if abs(u[0] * v[1] - u[1] * v[0]) < 1e-6:
         return None
     homography = np.array(
         [[u[0], v[0], points[seed, 0]], [u[1], v[1], points[seed, 1]], [0.0, 0.0, 1.0]]
     )
-    reach = 1.5  # cells around what is held so far
+    return grow_lattice(points, homography, np.zeros((1, 2), dtype=np.int64))
+
+
+def grow_lattice(
+    points: np.ndarray, homography: np.ndarray, held: np.ndarray
+) -> tuple[dict[tuple[int, int], int], np.ndarray] | None:
+    """Grow a lattice over ``points`` from the (row, col) ``held`` so far.
+
+    ``homography`` maps (col, row) to pixels.  Each round takes in the points
+    within REACH of a lattice point up to GROW_REACH cells beyond what is
+    held, and refits the homography through them all, so the lattice follows
+    the perspective as it grows.  Returns (row, col) -> point and the last
+    homography, or None when fewer than four points or one line are held.
+    """
     members: dict[tuple[int, int], int] = {}
+    keys = np.asarray(held, dtype=np.float64)
     for _ in range(30):
         try:
             uv = apply_homography(np.linalg.inv(homography), points)
         except np.linalg.LinAlgError:
             return None
-        if members:
-            keys = np.array(list(members))
-            lo, hi = keys.min(axis=0)[::-1] - reach, keys.max(axis=0)[::-1] + reach
-        else:
-            lo, hi = np.array([-reach, -reach]), np.array([reach, reach])
+        lo = keys.min(axis=0)[::-1] - GROW_REACH
+        hi = keys.max(axis=0)[::-1] + GROW_REACH
         allowed = np.all((uv >= lo) & (uv <= hi), axis=1)
         grown = _assign(uv, allowed)
         if len(grown) < 3 or grown == members:
@@ -227,7 +251,7 @@ def object_board(lab: np.ndarray) -> ObjectBoard | None:
         homography = fit_homography(keys[:, ::-1].astype(np.float64), feet[list(members.values())])
         (r0, c0), (r1, c1) = keys.min(axis=0), keys.max(axis=0)
         rows, cols = int(r1 - r0 + 1), int(c1 - c0 + 1)
-        if min(rows, cols) < 2:
+        if min(rows, cols) < MIN_LINES:
             continue
         cover = len(members) / (rows * cols)
         if cover < MIN_COVER:
@@ -235,8 +259,58 @@ def object_board(lab: np.ndarray) -> ObjectBoard | None:
         top, bottom = r0 - 0.5 - FOOT_OFFSET, r1 + 0.5 - FOOT_OFFSET
         outline = [[c0 - 0.5, top], [c1 + 0.5, top], [c1 + 0.5, bottom], [c0 - 0.5, bottom]]
         corners = apply_homography(homography, np.array(outline, dtype=np.float64))
+        if not clockwise_convex(corners):
+            continue  # a lattice folded over by a poor fit
         board = ObjectBoard(corners, rows, cols, cover)
         score = len(members) * cover
         if best is None or score > best[0]:
             best = (score, board)
     return None if best is None else best[1]
+
+
+def extend_lattice(lattice: Lattice, blobs: list[Blob]) -> Lattice | None:
+    """The lattice grown over look-alikes of its members in perspective; None when no line more.
+
+    Under a tilted camera the far cells' objects look smaller than the near
+    ones, so the size group that found the lattice may hold only the near
+    rows.  Blobs of the members' colour (within EXTEND_COLOUR) and of any
+    size within EXTEND_SIZE of theirs are taken in row by row, the
+    homography refitted as the lattice grows (``grow_lattice``).  The grown
+    lattice must hold an object in MIN_EXTENDED_COVER of its cells.
+    """
+    colours = np.array([b.colour for b in lattice.members.values()], dtype=np.float64)
+    sizes = np.array([b.size for b in lattice.members.values()], dtype=np.float64)
+    colour, size = np.median(colours, axis=0), float(np.median(sizes))
+    low, high = EXTEND_SIZE
+    alike = [
+        b
+        for b in blobs
+        if low * size <= b.size <= high * size
+        and np.linalg.norm(np.asarray(b.colour) - colour) < EXTEND_COLOUR
+    ]
+    if len(alike) <= len(lattice.members):
+        return None
+    points = np.array([(b.x, b.y) for b in alike], dtype=np.float64)
+    held = np.array(list(lattice.members), dtype=np.int64)
+    grown = grow_lattice(points, lattice.homography, held)
+    if grown is None:
+        return None
+    members = _trim_sparse(grown[0])
+    if len(members) <= len(lattice.members):
+        return None
+    keys = np.array(list(members))
+    (r0, c0), (r1, c1) = keys.min(axis=0), keys.max(axis=0)
+    rows, cols = r1 - r0 + 1, c1 - c0 + 1
+    if rows * cols <= lattice.shape[0] * lattice.shape[1]:
+        return None  # no line more: the lattice as it was is the surer fit
+    if len(members) / (rows * cols) < MIN_EXTENDED_COVER:
+        return None
+    homography = fit_homography(keys[:, ::-1].astype(np.float64), points[list(members.values())])
+    return Lattice(
+        homography,
+        {key: alike[i] for key, i in members.items()},
+        (int(r0), int(r1)),
+        (int(c0), int(c1)),
+        lattice.score * len(members) / len(lattice.members),
+        lattice.group,
+    )
