@@ -187,10 +187,6 @@ def _best_lattice(
             ]
             if tiles:
                 best = max(tiles, key=lambda lat: lat.score)
-        if best is not None and textured:
-            # Under a tilted camera the far rows' objects look smaller: grow
-            # the lattice over look-alikes of any size in perspective.
-            best = extend_lattice(best, blobs) or best
         if best is not None:
             best.finer = finer_hidden(best, blobs)
         if (
@@ -200,6 +196,11 @@ def _best_lattice(
             and not (regions and pieces_run_on(best, lab, regions[0]))
         ):
             return _Search(best, False, textured=textured)
+        if best is not None and textured:
+            # Under a tilted camera the far rows' objects look smaller: grow
+            # the lattice over look-alikes of any size in perspective (what it
+            # grows into does not end the search: later stages may find more).
+            best = extend_lattice(best, blobs) or best
         if stage + 1 == FRAME_AFTER and framed is not None:
             found = framed(best)
             if found is not None:

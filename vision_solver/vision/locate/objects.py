@@ -62,14 +62,16 @@ MIN_COVER = 0.6
 SPARSE_LINE = 0.5
 #: A lattice is extended over blobs within this (Delta E) of its members'
 #: median colour ...
-EXTEND_COLOUR = SAME_COLOUR
+EXTEND_COLOUR = 2 * SAME_COLOUR
 #: ... and within these shares of their median size (far cells look smaller) ...
 EXTEND_SIZE = (0.4, 2.5)
 #: ... when the grown lattice holds one in at least this share of its cells.
-MIN_EXTENDED_COVER = 0.85
+MIN_EXTENDED_COVER = 0.75
 #: A board of objects has at least this many rows and columns (fewer
 #: objects in line are what chance makes of clutter).
 MIN_LINES = 3
+#: An extended lattice keeps at least this share of the cells it held.
+KEEPS_HELD = 0.9
 #: The most objects weighed (the largest components).
 MAX_OBJECTS = 400
 
@@ -273,8 +275,9 @@ def extend_lattice(lattice: Lattice, blobs: list[Blob]) -> Lattice | None:
 
     Under a tilted camera the far cells' objects look smaller than the near
     ones, so the size group that found the lattice may hold only the near
-    rows.  Blobs of the members' colour (within EXTEND_COLOUR) and of any
-    size within EXTEND_SIZE of theirs are taken in row by row, the
+    rows.  Blobs cut by the members' segmentations, of their colour (within
+    EXTEND_COLOUR: a box's mean colour changes with the object's turn) and
+    of any size within EXTEND_SIZE of theirs are taken in row by row, the
     homography refitted as the lattice grows (``grow_lattice``).  The grown
     lattice must hold an object in MIN_EXTENDED_COVER of its cells.
     """
@@ -282,10 +285,12 @@ def extend_lattice(lattice: Lattice, blobs: list[Blob]) -> Lattice | None:
     sizes = np.array([b.size for b in lattice.members.values()], dtype=np.float64)
     colour, size = np.median(colours, axis=0), float(np.median(sizes))
     low, high = EXTEND_SIZE
+    sources = {b.source for b in lattice.members.values()}
     alike = [
         b
         for b in blobs
-        if low * size <= b.size <= high * size
+        if b.source in sources
+        and low * size <= b.size <= high * size
         and np.linalg.norm(np.asarray(b.colour) - colour) < EXTEND_COLOUR
     ]
     if len(alike) <= len(lattice.members):
@@ -296,8 +301,11 @@ def extend_lattice(lattice: Lattice, blobs: list[Blob]) -> Lattice | None:
     if grown is None:
         return None
     members = _trim_sparse(grown[0])
+    members = _like_lines(members, [alike[i].colour for i in range(len(alike))], lattice, colour)
     if len(members) <= len(lattice.members):
         return None
+    if len(members.keys() & lattice.members.keys()) < KEEPS_HELD * len(lattice.members):
+        return None  # not the lattice extended: another one grown over it
     keys = np.array(list(members))
     (r0, c0), (r1, c1) = keys.min(axis=0), keys.max(axis=0)
     rows, cols = r1 - r0 + 1, c1 - c0 + 1
@@ -313,4 +321,37 @@ def extend_lattice(lattice: Lattice, blobs: list[Blob]) -> Lattice | None:
         (int(c0), int(c1)),
         lattice.score * len(members) / len(lattice.members),
         lattice.group,
+        lattice.finer,
     )
+
+
+def _like_lines(
+    members: dict[tuple[int, int], int],
+    colours: list[tuple[float, float, float]],
+    lattice: Lattice,
+    colour: np.ndarray,
+) -> dict[tuple[int, int], int]:
+    """Cut the grown lattice at the first new line (outwards) whose objects are unlike the old.
+
+    A line is like the lattice's members when its blobs' median colour is
+    within SAME_COLOUR of theirs (one object may be turned; a line's median
+    is not): a border's bricks beside the board are not.
+    """
+    held = {0: lattice.rows, 1: lattice.cols}
+    for axis in (0, 1):
+        first, last = held[axis]
+        lines = sorted({key[axis] for key in members})
+        keep_from, keep_to = min(lines), max(lines)
+        walks = ((-1, first - 1, min(lines) - 1), (1, last + 1, max(lines) + 1))
+        for outward, start, stop in walks:
+            for line in range(start, stop, outward):
+                on = [colours[i] for key, i in members.items() if key[axis] == line]
+                if on and np.linalg.norm(np.median(on, axis=0) - colour) < SAME_COLOUR:
+                    continue
+                if outward < 0:
+                    keep_from = line + 1
+                else:
+                    keep_to = line - 1
+                break
+        members = {k: i for k, i in members.items() if keep_from <= k[axis] <= keep_to}
+    return members
