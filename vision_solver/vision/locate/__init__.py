@@ -283,6 +283,9 @@ def locate_board(image: np.ndarray, trace: Trace = None) -> BoardLocation | NotF
                 or len(fine.members) > len(best.members)
                 or (pitch(best) < MIN_PITCH and len(fine.members) >= 0.8 * len(best.members))
             ):
+                if coarse.textured and specks(fine) and not specks(best):
+                    # the ground's texture seen closer (stones, grass), not more of the board
+                    continue
                 best, scale, offset = fine, fine_scale, fine_offset
             whole = (x0, y0, x1, y1) == (0, 0, image.shape[1], image.shape[0])
             if convincing(best) and (whole or not touches_edge(best, x1 - x0, y1 - y0, scale)):
