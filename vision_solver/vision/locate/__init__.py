@@ -295,7 +295,9 @@ def locate_board(image: np.ndarray, trace: Trace = None) -> BoardLocation | NotF
         # Objects on a ground (benches on grass) make no lattice of look-alikes;
         # the lattice found may be a panel beside the view (a game's HUD).
         objects = _object_location(image, trace)
-        if objects is not None and _objects_rather(objects, location, convincing(best)):
+        if objects is not None and _objects_rather(
+            objects, location, convincing(best), image.shape
+        ):
             return objects
     return location
 
@@ -325,14 +327,17 @@ def _central(location: BoardLocation | NotFound, shape: tuple[int, ...]) -> bool
 
 
 def _objects_rather(
-    objects: BoardLocation, location: BoardLocation | NotFound, lattice_convincing: bool
+    objects: BoardLocation,
+    location: BoardLocation | NotFound,
+    lattice_convincing: bool,
+    shape: tuple[int, ...],
 ) -> bool:
     """True when the board of objects is a better answer than the lattice's ``location``.
 
     It is when no lattice was found, or a smaller one that is no convincing
-    board, or when the two lie apart and the objects' board is the larger:
-    the lattice is then beside the view (a game's command card of coloured
-    squares in its HUD), not on it.
+    board, or when the two lie apart and the objects' board is the larger or
+    the nearer the image's centre: the lattice is then beside the view (a
+    game's command card of coloured squares in its HUD), not on it.
     """
     if not location:
         return True
@@ -342,7 +347,11 @@ def _objects_rather(
     theirs = location.corners.astype(np.float32)
     apart = cv2.intersectConvexConvex(ours, theirs)[0] <= 0
     larger = cv2.contourArea(ours) > cv2.contourArea(theirs)
-    return bool(apart and larger)
+    middle = np.array([shape[1] / 2.0, shape[0] / 2.0])
+    nearer = np.linalg.norm(ours.mean(axis=0) - middle) < np.linalg.norm(
+        theirs.mean(axis=0) - middle
+    )
+    return bool(apart and (larger or nearer))
 
 
 def _lattice_location(

@@ -264,7 +264,9 @@ def object_board(lab: np.ndarray) -> ObjectBoard | None:
         if not clockwise_convex(corners):
             continue  # a lattice folded over by a poor fit
         board = ObjectBoard(corners, rows, cols, cover)
-        score = len(members) * cover
+        # the most objects placed; of as many, the larger board (a line whose
+        # objects merged with their neighbours' is still a line)
+        score = len(members) + 0.01 * rows * cols
         if best is None or score > best[0]:
             best = (score, board)
     return None if best is None else best[1]
