@@ -334,14 +334,14 @@ def _objects_rather(
 ) -> bool:
     """True when the board of objects is a better answer than the lattice's ``location``.
 
-    It is when no lattice was found, or a smaller one that is no convincing
-    board, or when the two lie apart and the objects' board is the larger or
+    It is when no lattice was found, or when the two lie apart and the
+    lattice is no convincing board, or the objects' board is the larger or
     the nearer the image's centre: the lattice is then beside the view (a
-    game's command card of coloured squares in its HUD), not on it.
+    game's command card of coloured squares in its HUD), not on it.  Where
+    they overlap, the lattice (of tiles, of objects alike) places the board
+    surer.
     """
     if not location:
-        return True
-    if not lattice_convincing and objects.rows * objects.cols > location.rows * location.cols:
         return True
     ours = objects.corners.astype(np.float32)
     theirs = location.corners.astype(np.float32)
@@ -351,7 +351,7 @@ def _objects_rather(
     nearer = np.linalg.norm(ours.mean(axis=0) - middle) < np.linalg.norm(
         theirs.mean(axis=0) - middle
     )
-    return bool(apart and (larger or nearer))
+    return bool(apart and (larger or nearer or not lattice_convincing))
 
 
 def _lattice_location(

@@ -34,8 +34,9 @@ from .segment import Blob
 GROUND_WINDOW = 0.1
 #: A pixel belongs to an object when it differs from the ground by more than
 #: the median difference plus this many median absolute deviations of it
-#: (grass texture is a few MADs; objects' faces and outlines far more).
-OBJECT_MADS = 6.0
+#: (grass texture is a few MADs; objects' faces and outlines far more); both
+#: are tried, and the board placing the most objects kept.
+OBJECT_MADS = (6.0, 4.0)
 #: A pixel darker than the ground whose hue (the angle of its (a, b)) has a
 #: cosine of at least this with the ground's, and no more chroma, is the
 #: ground in shadow (objects cast shadows that join them).
@@ -86,8 +87,13 @@ class ObjectBoard:
     cover: float  # share of the cells that hold an object
 
 
-def object_mask(lab: np.ndarray) -> np.ndarray:
-    """0/1 mask of what stands out from the ground around it, in a Lab work image."""
+def object_masks(lab: np.ndarray) -> list[np.ndarray]:
+    """0/1 masks of what stands out from the ground around it, in a Lab work image.
+
+    One mask per threshold of OBJECT_MADS, strictest first: a textured
+    ground or dirt patches need the stricter, objects of nearly the ground's
+    colour the looser.
+    """
     height, width = lab.shape[:2]
     # the median at a quarter of the size: as good for a smooth ground, and fast
     small = cv2.resize(lab, (max(1, width // 4), max(1, height // 4)), interpolation=cv2.INTER_AREA)
@@ -99,7 +105,6 @@ def object_mask(lab: np.ndarray) -> np.ndarray:
     difference = np.sqrt(np.square(pixels - ground).sum(axis=2))
     median = float(np.median(difference))
     spread = float(np.median(np.abs(difference - median)))
-    limit = median + OBJECT_MADS * max(spread, 1.0)
     # a shadow on the ground is the ground darker, its hue kept and its chroma no greater
     ab, ground_ab = pixels[:, :, 1:] - 128.0, ground[:, :, 1:] - 128.0
     along = (ab * ground_ab).sum(axis=2)
@@ -107,8 +112,11 @@ def object_mask(lab: np.ndarray) -> np.ndarray:
     same_hue = along >= SHADOW_HUE * norms
     weaker = np.square(ab).sum(axis=2) <= 1.2 * np.square(ground_ab).sum(axis=2) + 4.0
     shadow = (pixels[:, :, 0] < ground[:, :, 0]) & same_hue & weaker
-    mask = ((difference > limit) & ~shadow).astype(np.uint8)
-    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+    masks = []
+    for mads in OBJECT_MADS:
+        mask = ((difference > median + mads * max(spread, 1.0)) & ~shadow).astype(np.uint8)
+        masks.append(cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8)))
+    return masks
 
 
 def objects_in(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -231,8 +239,22 @@ def _trim_sparse(members: dict[tuple[int, int], int]) -> dict[tuple[int, int], i
 
 
 def object_board(lab: np.ndarray) -> ObjectBoard | None:
-    """The board of objects on a textured ground in a Lab work image, or None."""
-    centres, feet = objects_in(object_mask(lab))
+    """The board of objects on a textured ground in a Lab work image, or None.
+
+    Of the boards found in each mask (``object_masks``), the one placing the
+    most objects; of as many, the larger board (a line whose objects merged
+    with their neighbours' is still a line).
+    """
+    best: tuple[float, ObjectBoard] | None = None
+    for mask in object_masks(lab):
+        found = _board_of(*objects_in(mask))
+        if found is not None and (best is None or found[0] > best[0]):
+            best = found
+    return None if best is None else best[1]
+
+
+def _board_of(centres: np.ndarray, feet: np.ndarray) -> tuple[float, ObjectBoard] | None:
+    """The best board grown over the objects (centres, feet), with its score."""
     if len(feet) < 4:
         return None
     best: tuple[float, ObjectBoard] | None = None
@@ -263,13 +285,10 @@ def object_board(lab: np.ndarray) -> ObjectBoard | None:
         corners = apply_homography(homography, np.array(outline, dtype=np.float64))
         if not clockwise_convex(corners):
             continue  # a lattice folded over by a poor fit
-        board = ObjectBoard(corners, rows, cols, cover)
-        # the most objects placed; of as many, the larger board (a line whose
-        # objects merged with their neighbours' is still a line)
         score = len(members) + 0.01 * rows * cols
         if best is None or score > best[0]:
-            best = (score, board)
-    return None if best is None else best[1]
+            best = (score, ObjectBoard(corners, rows, cols, cover))
+    return best
 
 
 def extend_lattice(lattice: Lattice, blobs: list[Blob]) -> Lattice | None:
