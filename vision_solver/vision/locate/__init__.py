@@ -10,7 +10,13 @@ gaps, cells of one state merge into larger regions; the lattice found from
 the isolated cells then grows over the regions made of whole cells
 (``gapless``).  Lattices are judged (``judge``) and the search stops at the
 first convincing, complete one.  Boards of 3-D objects drawn inside a frame
-are found by the frame (``frames``).
+are found by the frame (``frames``).  In an image with little flat in it (a
+game's 3-D view), a lattice grows over look-alikes of any size, as a
+tilted camera shows the far rows smaller, and objects on a ground with no
+tiles or lines (benches on grass) are found as a lattice of objects in
+perspective when no convincing board lies in the image's middle
+(``objects``); a lattice lying apart from it (a HUD's command card) gives
+way to it.
 
 The search runs on a coarse work image first, then at full detail around
 what it found and over the whole image.  The result is the board's four

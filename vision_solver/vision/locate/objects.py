@@ -1,19 +1,26 @@
-"""Boards of objects standing on a textured ground, with no tiles and no lines.
+"""Boards of objects in perspective: on a textured ground with no tiles or lines, or the far
+rows of a tilted board of tiles.
 
 Benches on grass seen by a strategy game's perspective camera: each cell
 holds one object, in one of a few turns, so no size group holds them all and
 nothing draws the cells' edges.  The board is then the arrangement of the
 objects: they stand out from the ground around them (the ground is what a
-wide median leaves), and their feet (the lowest pixel of each, where it
-stands on the floor) sit on a lattice in perspective: rows nearly level,
-their spacing shrinking with the distance, columns converging.  The lattice
-is grown from the best-supported object outwards, refitting a homography as
-it grows, so perspective does not have to be guessed at the start.
+wide median leaves, shadows kept out), and they sit on a lattice in
+perspective: rows nearly level, their spacing shrinking with the distance,
+columns converging.  The lattice is grown over the objects' centres from
+the central objects outwards, refitting a homography as it grows, so
+perspective does not have to be guessed at the start (``object_board``).
 
-The feet are floor points, so the feet's homography is the floor's; an
-object's feet lie in front of (below, on screen) its cell's centre, by about
-FOOT_OFFSET of a cell, and the board's outer corners lie half a cell beyond
-the outer cells' centres on that floor plane.
+The objects are raised, so their centres lie on a plane above the floor;
+their feet (the lowest pixel of each, where it stands on the floor) lie on
+the floor, so the floor's homography is fitted through the feet of the
+objects the centres placed (their turns average out).  An object's feet lie
+in front of (below, on screen) its cell's centre, by about FOOT_OFFSET of a
+cell, and the board's outer corners lie half a cell beyond the outer cells'
+centres on that floor plane.
+
+The same growth extends a lattice of look-alikes found by size over the
+far rows of a tilted board, whose objects look smaller (``extend_lattice``).
 """
 
 from __future__ import annotations
@@ -46,7 +53,7 @@ SHADOW_HUE = 0.95
 #: perspective view are a third of the near ones at most).
 MIN_OBJECT_SHARE = 0.12
 #: A point belongs to a lattice point within this distance (in cells): the
-#: feet of objects in different turns lie up to a third of a cell apart.
+#: centres of objects in different turns lie up to a quarter of a cell apart.
 REACH = 0.3
 #: A lattice grows by points up to this many cells beyond what it holds.
 GROW_REACH = 1.5
