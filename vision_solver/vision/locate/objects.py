@@ -80,6 +80,9 @@ MIN_EXTENDED_COVER = 0.75
 MIN_LINES = 3
 #: An extended lattice keeps at least this share of the cells it held.
 KEEPS_HELD = 0.9
+#: The difference from the ground is summed up (median, spread) over every
+#: this-many-th pixel across and down.
+SAMPLE_STEP = 4
 #: The most objects weighed (the largest components).
 MAX_OBJECTS = 400
 
@@ -107,18 +110,24 @@ def object_masks(lab: np.ndarray) -> list[np.ndarray]:
     window = max(3, int(GROUND_WINDOW * max(small.shape[:2])) | 1)
     ground = cv2.resize(
         cv2.medianBlur(small, window), (width, height), interpolation=cv2.INTER_LINEAR
-    ).astype(np.float32)
-    pixels = lab.astype(np.float32)
-    difference = np.sqrt(np.square(pixels - ground).sum(axis=2))
-    median = float(np.median(difference))
-    spread = float(np.median(np.abs(difference - median)))
+    )
+    # channel by channel (numpy sums over a last axis of three slowly)
+    light, a, b = (channel.astype(np.float32) for channel in cv2.split(lab))
+    ground_light, ground_a, ground_b = (channel.astype(np.float32) for channel in cv2.split(ground))
+    difference = cv2.magnitude(light - ground_light, cv2.magnitude(a - ground_a, b - ground_b))
+    sample = difference[::SAMPLE_STEP, ::SAMPLE_STEP]  # the median and its spread, of a sample
+    median = float(np.median(sample))
+    spread = float(np.median(np.abs(sample - median)))
     # a shadow on the ground is the ground darker, its hue kept and its chroma no greater
-    ab, ground_ab = pixels[:, :, 1:] - 128.0, ground[:, :, 1:] - 128.0
-    along = (ab * ground_ab).sum(axis=2)
-    norms = np.sqrt(np.square(ab).sum(axis=2) * np.square(ground_ab).sum(axis=2))
-    same_hue = along >= SHADOW_HUE * norms
-    weaker = np.square(ab).sum(axis=2) <= 1.2 * np.square(ground_ab).sum(axis=2) + 4.0
-    shadow = (pixels[:, :, 0] < ground[:, :, 0]) & same_hue & weaker
+    a -= 128.0
+    b -= 128.0
+    ground_a -= 128.0
+    ground_b -= 128.0
+    chroma2, ground_chroma2 = a * a + b * b, ground_a * ground_a + ground_b * ground_b
+    along = a * ground_a + b * ground_b
+    same_hue = (along >= 0) & (along * along >= SHADOW_HUE**2 * chroma2 * ground_chroma2)
+    weaker = chroma2 <= 1.2 * ground_chroma2 + 4.0
+    shadow = (light < ground_light) & same_hue & weaker
     masks = []
     for mads in OBJECT_MADS:
         mask = ((difference > median + mads * max(spread, 1.0)) & ~shadow).astype(np.uint8)
