@@ -32,7 +32,7 @@ import numpy as np
 
 from ..colour import SAME_COLOUR
 from ..geometry import apply_homography, clockwise_convex
-from .lattice import Lattice, fit_homography
+from .lattice import ALONG, Lattice, fit_homography
 from .segment import Blob
 
 #: The ground under an object is the median over a window this share of the
@@ -48,6 +48,9 @@ OBJECT_MADS = (6.0, 4.0)
 #: cosine of at least this with the ground's, and no more chroma, is the
 #: ground in shadow (objects cast shadows that join them).
 SHADOW_HUE = 0.95
+#: A component this share of the image's width or height or more is a
+#: panel or the ground's edge, no object.
+PANEL = 0.3
 #: Objects are components of at least this share of the largest object-sized
 #: component's area (specks of texture are far smaller; far objects in a
 #: perspective view are a third of the near ones at most).
@@ -143,8 +146,8 @@ def objects_in(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     area = stats[1:, 4].astype(np.float64)
     x, y, w, h = (stats[1:, k].astype(np.float64) for k in range(4))
     height, width = mask.shape
-    # not the image's edges, nor panels spanning most of it
-    keep = (w < 0.3 * width) & (h < 0.3 * height) & (w >= 3) & (h >= 3)
+    # not the image's edges, nor panels spanning much of it
+    keep = (w < PANEL * width) & (h < PANEL * height) & (w >= 3) & (h >= 3)
     if keep.sum() < 4:
         return np.zeros((0, 2)), np.zeros((0, 2))
     order = np.flatnonzero(keep)[np.argsort(-area[keep])][:MAX_OBJECTS]
@@ -163,7 +166,7 @@ def _steps(points: np.ndarray, i: int) -> tuple[np.ndarray, np.ndarray] | None:
     dist[i] = np.inf
     steps = []
     for along, across in ((0, 1), (1, 0)):
-        near = np.abs(offsets[:, along]) > 1.5 * np.abs(offsets[:, across])
+        near = np.abs(offsets[:, along]) > ALONG * np.abs(offsets[:, across])
         if not near.any():
             return None
         j = int(np.argmin(np.where(near, dist, np.inf)))
