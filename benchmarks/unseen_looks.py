@@ -5,9 +5,10 @@ game look (``read_board(image, looks=[])``).  The seeds are split: those divisib
 the tuning side, all others the scored side.  Tune on ``--side tune``; report ``--side score``.
 
 A board is read exactly when its kind (lights / arrows), rows, cols and every cell match.  Per
-family the table gives the boards read exactly, the boards found with the right size, the
-cells right over the cells of the boards of the right size, and the mean seconds a board spent
-in ``read_board``.
+family the table gives the boards read exactly, the boards found with the right size, the mean
+corner error of those as % of the board's diagonal (as in ``photos.py``: each found corner
+against the true one), the cells right over the cells of the boards of the right size, and the
+mean seconds a board spent in ``read_board``.
 
 Run: python benchmarks/unseen_looks.py [--per-family 25] [--side score|tune] [--family F ...]
      [--show K] [--save DIR] [--true-corners]
@@ -26,6 +27,8 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
+
 # the renderer is test support, not installed: it lives in the repository's tests/synth
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from scoring import score_and_report, score_cells, seeds, timed_read  # noqa: E402
@@ -37,19 +40,22 @@ class Tally:
     boards: int = 0
     exact: int = 0
     sized: int = 0
+    corner_error: float = 0.0  # sum over the sized boards of the mean corner error / diagonal
     cells_right: int = 0
     cells: int = 0
     seconds: float = 0.0
     failures: list[tuple[int, str]] = field(default_factory=list)
 
     def add(self, other: Tally) -> None:
-        for name in ("boards", "exact", "sized", "cells_right", "cells", "seconds"):
+        for name in ("boards", "exact", "sized", "corner_error", "cells_right", "cells", "seconds"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
 
     def row(self, name: str) -> str:
         share = f"{100 * self.cells_right / self.cells:5.1f}%" if self.cells else "    -"
+        corner = f"{100 * self.corner_error / self.sized:6.2f}%" if self.sized else "     -"
         return (
             f"{name:16s} {self.exact:>4d}/{self.boards:<4d} {self.sized:>5d}/{self.boards:<5d} "
+            f"{corner:>8s} "
             f"{self.cells_right:>6d}/{self.cells:<6d} {share}  "
             f"{self.seconds / max(1, self.boards):7.3f}"
         )
@@ -74,6 +80,9 @@ def score_family(family: str, side: str, count: int, true_corners: bool = False)
             tally.failures.append((seed, what))
             continue
         tally.sized += 1
+        diagonal = float(np.linalg.norm(scene.corners[2] - scene.corners[0]))
+        error = np.linalg.norm(reading.grid.corners - scene.corners, axis=1).mean() / diagonal
+        tally.corner_error += float(error)
         score_cells(tally, seed, reading, scene)
     return tally
 
@@ -98,7 +107,10 @@ def main(argv: list[str] | None = None) -> None:
         f"divisible by 4), {args.per_family} boards a family, read_board(image, looks=[]"
         + (", corners=truth, size=truth)" if args.true_corners else ")")
     )
-    print(f"{'family':16s} {'exact':>9s} {'size right':>11s} {'cells right':>20s}  {'s/board':>7s}")
+    print(
+        f"{'family':16s} {'exact':>9s} {'size right':>11s} {'corner':>8s} {'cells right':>20s}  "
+        f"{'s/board':>7s}"
+    )
     score_and_report(
         families,
         lambda family: score_family(family, args.side, args.per_family, args.true_corners),

@@ -10,7 +10,13 @@ gaps, cells of one state merge into larger regions; the lattice found from
 the isolated cells then grows over the regions made of whole cells
 (``gapless``).  Lattices are judged (``judge``) and the search stops at the
 first convincing, complete one.  Boards of 3-D objects drawn inside a frame
-are found by the frame (``frames``).
+are found by the frame (``frames``).  In an image with little flat in it (a
+game's 3-D view), a lattice grows over look-alikes of any size, as a
+tilted camera shows the far rows smaller, and objects on a ground with no
+tiles or lines (benches on grass) are found as a lattice of objects in
+perspective when no convincing board lies in the image's middle
+(``objects``); a lattice lying apart from it (a HUD's command card) gives
+way to it.
 
 The search runs on a coarse work image first, then at full detail around
 what it found and over the whole image.  The result is the board's four
@@ -52,6 +58,7 @@ from .judge import (
     touches_edge,
 )
 from .lattice import Lattice, Pool, lattice_from, without
+from .objects import extend_lattice, object_board
 from .segment import (
     COARSE_SIDE,
     MAX_SIDE,
@@ -74,6 +81,14 @@ FRAME_AFTER = 2
 #: ... or at once, in an image less than this share of which is flat (grass:
 #: 0.01 to 0.13; photos 0.2; screenshots of tile boards 0.65 and up).
 TEXTURED = 0.4
+
+
+#: A board of objects on a ground (benches on grass) is looked for in an
+#: image less than this share of which is flat (a game's view of a ground
+#: framed by flat HUD panels: 0.1 to 0.55 on the tuning looks; screenshots of
+#: tile boards 0.65 and up), when the lattice found is no convincing board
+#: in the image's middle.
+OBJECTS_TEXTURED = 0.6
 
 
 #: The first stages of ``candidate_stages`` (objects on the backdrop, flat
@@ -128,6 +143,7 @@ class _Search:
     lattice: Lattice | None  # the most convincing lattice of cells
     searched_all: bool  # no stage ended the search early: no complete board of tiles
     framed: BoardLocation | None = None  # a board in a frame, found instead
+    textured: bool = False  # little is flat: objects on a ground may be the board
 
 
 def _best_lattice(
@@ -152,12 +168,14 @@ def _best_lattice(
     regions: list[Regions] = []
     gradient = lab_gradient(lab)
     flat = flat_mask(gradient)
-    if framed is not None and cv2.countNonZero(flat) < TEXTURED * flat.size:
+    flat_share = cv2.countNonZero(flat) / flat.size
+    textured = flat_share < OBJECTS_TEXTURED
+    if framed is not None and flat_share < TEXTURED:
         # Hardly anything flat (grass, a photo): tiles are unlikely, and the
         # texture's countless blobs make every stage slow.  A frame first.
         found = framed(None)
         if found is not None:
-            return _Search(None, True, found)
+            return _Search(None, True, found, textured)
         framed = None
     page8 = commonest_colour(lab)  # the page, as 8-bit Lab and on the one scale
     page = on_scale(page8)
@@ -199,12 +217,17 @@ def _best_lattice(
             and not runs_on(best, blobs)
             and not (regions and pieces_run_on(best, lab, regions[0]))
         ):
-            return _Search(best, False)
+            return _Search(best, False, textured=textured)
+        if best is not None and textured:
+            # Under a tilted camera the far rows' objects look smaller: grow
+            # the lattice over look-alikes of any size in perspective (what it
+            # grows into does not end the search: later stages may find more).
+            best = extend_lattice(best, blobs) or best
         if stage + 1 == FRAME_AFTER and framed is not None:
             found = framed(best)
             if found is not None:
-                return _Search(best, True, found)
-    return _Search(best, True)
+                return _Search(best, True, found, textured)
+    return _Search(best, True, textured=textured)
 
 
 def locate_board(image: np.ndarray, trace: Trace = None) -> BoardLocation | NotFound:
@@ -285,11 +308,75 @@ def locate_board(image: np.ndarray, trace: Trace = None) -> BoardLocation | NotF
                 )
                 and not _gaps_between(best, (scale, offset), fine, (fine_scale, fine_offset))
             ):
+                if coarse.textured and specks(fine) and not specks(best):
+                    # the ground's texture seen closer (stones, grass), not more of the board
+                    continue
                 best, scale, offset = fine, fine_scale, fine_offset
             whole = (x0, y0, x1, y1) == (0, 0, image.shape[1], image.shape[0])
             if convincing(best) and (whole or not touches_edge(best, x1 - x0, y1 - y0, scale)):
                 break
-    return _lattice_location(best, scale, offset, image.shape)
+    location = _lattice_location(best, scale, offset, image.shape)
+    if coarse.textured and not (convincing(best) and _central(location, image.shape)):
+        # Objects on a ground (benches on grass) make no lattice of look-alikes;
+        # the lattice found may be a panel beside the view (a game's HUD).
+        objects = _object_location(image, trace)
+        if objects is not None and _objects_rather(
+            objects, location, convincing(best), image.shape
+        ):
+            return objects
+    return location
+
+
+def _object_location(image: np.ndarray, trace: Trace) -> BoardLocation | None:
+    """The board of objects on a ground (``objects``), at full detail; None when there is none."""
+    work, scale = work_image(image, MAX_SIDE)
+    found = object_board(cv2.cvtColor(work, cv2.COLOR_BGR2LAB))
+    if found is None:
+        return None
+    location = board_at(found.corners / scale, found.rows, found.cols)
+    if trace is not None:
+        trace.append(
+            Candidate(location.corners, found.rows, found.cols, float(found.cover), "objects")
+        )
+    # no tiles or lines to place the grid by: the grid stage keeps the outline
+    return dataclasses.replace(location, confidence=found.cover, framed=True)
+
+
+def _central(location: BoardLocation | NotFound, shape: tuple[int, ...]) -> bool:
+    """True when the board found covers the image's centre (a board sits in the view's middle)."""
+    if not location:
+        return False
+    centre = (shape[1] / 2.0, shape[0] / 2.0)
+    outline_px = location.corners.astype(np.float32)
+    return cv2.pointPolygonTest(outline_px, centre, False) >= 0
+
+
+def _objects_rather(
+    objects: BoardLocation,
+    location: BoardLocation | NotFound,
+    lattice_convincing: bool,
+    shape: tuple[int, ...],
+) -> bool:
+    """True when the board of objects is a better answer than the lattice's ``location``.
+
+    It is when no lattice was found, or when the two lie apart and the
+    lattice is no convincing board, or the objects' board is the larger or
+    the nearer the image's centre: the lattice is then beside the view (a
+    game's command card of coloured squares in its HUD), not on it.  Where
+    they overlap, the lattice (of tiles, of objects alike) places the board
+    surer.
+    """
+    if not location:
+        return True
+    ours = objects.corners.astype(np.float32)
+    theirs = location.corners.astype(np.float32)
+    apart = cv2.intersectConvexConvex(ours, theirs)[0] <= 0
+    larger = cv2.contourArea(ours) > cv2.contourArea(theirs)
+    middle = np.array([shape[1] / 2.0, shape[0] / 2.0])
+    nearer = np.linalg.norm(ours.mean(axis=0) - middle) < np.linalg.norm(
+        theirs.mean(axis=0) - middle
+    )
+    return bool(apart and (larger or nearer or not lattice_convincing))
 
 
 def _lattice_location(

@@ -1,0 +1,397 @@
+"""Boards of objects in perspective: on a textured ground with no tiles or lines, or the far
+rows of a tilted board of tiles.
+
+Benches on grass seen by a strategy game's perspective camera: each cell
+holds one object, in one of a few turns, so no size group holds them all and
+nothing draws the cells' edges.  The board is then the arrangement of the
+objects: they stand out from the ground around them (the ground is what a
+wide median leaves, shadows kept out), and they sit on a lattice in
+perspective: rows nearly level, their spacing shrinking with the distance,
+columns converging.  The lattice is grown over the objects' centres from
+the central objects outwards, refitting a homography as it grows, so
+perspective does not have to be guessed at the start (``object_board``).
+
+The objects are raised, so their centres lie on a plane above the floor;
+their feet (the lowest pixel of each, where it stands on the floor) lie on
+the floor, so the floor's homography is fitted through the feet of the
+objects the centres placed (their turns average out).  An object's feet lie
+in front of (below, on screen) its cell's centre, by about FOOT_OFFSET of a
+cell, and the board's outer corners lie half a cell beyond the outer cells'
+centres on that floor plane.
+
+The same growth extends a lattice of look-alikes found by size over the
+far rows of a tilted board, whose objects look smaller (``extend_lattice``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from ..colour import SAME_COLOUR
+from ..geometry import apply_homography, clockwise_convex
+from .lattice import ALONG, Lattice, fit_homography
+from .segment import Blob
+
+#: The ground under an object is the median over a window this share of the
+#: work image's longer side (wider than a few objects, so the median is
+#: ground even among the objects of a crowded board).
+GROUND_WINDOW = 0.1
+#: A pixel belongs to an object when it differs from the ground by more than
+#: the median difference plus this many median absolute deviations of it
+#: (grass texture is a few MADs; objects' faces and outlines far more); both
+#: are tried, and the board placing the most objects kept.
+OBJECT_MADS = (6.0, 4.0)
+#: A pixel darker than the ground whose hue (the angle of its (a, b)) has a
+#: cosine of at least this with the ground's, and no more chroma, is the
+#: ground in shadow (objects cast shadows that join them).
+SHADOW_HUE = 0.95
+#: A component this share of the image's width or height or more is a
+#: panel or the ground's edge, no object.
+PANEL = 0.3
+#: Objects are components of at least this share of the largest object-sized
+#: component's area (specks of texture are far smaller; far objects in a
+#: perspective view are a third of the near ones at most).
+MIN_OBJECT_SHARE = 0.12
+#: A point belongs to a lattice point within this distance (in cells): the
+#: centres of objects in different turns lie up to a quarter of a cell apart.
+REACH = 0.3
+#: A lattice grows by points up to this many cells beyond what it holds.
+GROW_REACH = 1.5
+#: The lattice's feet are about this share of a cell in front of (below, on
+#: screen) the cell's centre: an object standing on its cell touches the
+#: floor on its near side, a bench a tenth of a cell in front of the centre
+#: seen from the side, a third seen end-on.
+FOOT_OFFSET = 0.2
+#: A board of objects holds an object in at least this share of its cells
+#: (objects in line with the camera may overlap and count as one) ...
+MIN_COVER = 0.6
+#: ... and an outer row or column holding fewer than this share of the
+#: fullest line's objects is no part of it (tufts, shadows beside the board).
+SPARSE_LINE = 0.5
+#: A lattice is extended over blobs within this (Delta E) of its members'
+#: median colour ...
+EXTEND_COLOUR = 2 * SAME_COLOUR
+#: ... and within these shares of their median size (far cells look smaller) ...
+EXTEND_SIZE = (0.4, 2.5)
+#: ... when the grown lattice holds one in at least this share of its cells.
+MIN_EXTENDED_COVER = 0.75
+#: A board of objects has at least this many rows and columns (fewer
+#: objects in line are what chance makes of clutter).
+MIN_LINES = 3
+#: An extended lattice keeps at least this share of the cells it held.
+KEEPS_HELD = 0.9
+#: The difference from the ground is summed up (median, spread) over every
+#: this-many-th pixel across and down.
+SAMPLE_STEP = 4
+#: The most objects weighed (the largest components).
+MAX_OBJECTS = 400
+
+
+@dataclass
+class ObjectBoard:
+    """A board found as a lattice of objects: its outer corners (work pixels) and count."""
+
+    corners: np.ndarray  # (4, 2) TL, TR, BR, BL on the floor plane, work pixels
+    rows: int
+    cols: int
+    cover: float  # share of the cells that hold an object
+
+
+def object_masks(lab: np.ndarray) -> list[np.ndarray]:
+    """0/1 masks of what stands out from the ground around it, in a Lab work image.
+
+    One mask per threshold of OBJECT_MADS, strictest first: a textured
+    ground or dirt patches need the stricter, objects of nearly the ground's
+    colour the looser.
+    """
+    height, width = lab.shape[:2]
+    # the median at a quarter of the size: as good for a smooth ground, and fast
+    small = cv2.resize(lab, (max(1, width // 4), max(1, height // 4)), interpolation=cv2.INTER_AREA)
+    window = max(3, int(GROUND_WINDOW * max(small.shape[:2])) | 1)
+    ground = cv2.resize(
+        cv2.medianBlur(small, window), (width, height), interpolation=cv2.INTER_LINEAR
+    )
+    # channel by channel (numpy sums over a last axis of three slowly)
+    light, a, b = (channel.astype(np.float32) for channel in cv2.split(lab))
+    ground_light, ground_a, ground_b = (channel.astype(np.float32) for channel in cv2.split(ground))
+    difference = cv2.magnitude(light - ground_light, cv2.magnitude(a - ground_a, b - ground_b))
+    sample = difference[::SAMPLE_STEP, ::SAMPLE_STEP]  # the median and its spread, of a sample
+    median = float(np.median(sample))
+    spread = float(np.median(np.abs(sample - median)))
+    # a shadow on the ground is the ground darker, its hue kept and its chroma no greater
+    a -= 128.0
+    b -= 128.0
+    ground_a -= 128.0
+    ground_b -= 128.0
+    chroma2, ground_chroma2 = a * a + b * b, ground_a * ground_a + ground_b * ground_b
+    along = a * ground_a + b * ground_b
+    same_hue = (along >= 0) & (along * along >= SHADOW_HUE**2 * chroma2 * ground_chroma2)
+    weaker = chroma2 <= 1.2 * ground_chroma2 + 4.0
+    shadow = (light < ground_light) & same_hue & weaker
+    masks = []
+    for mads in OBJECT_MADS:
+        mask = ((difference > median + mads * max(spread, 1.0)) & ~shadow).astype(np.uint8)
+        masks.append(cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8)))
+    return masks
+
+
+def objects_in(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Centres and feet (x of the centre, y of the lowest row) of the object-sized components."""
+    count, _, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    if count < 5:
+        return np.zeros((0, 2)), np.zeros((0, 2))
+    area = stats[1:, 4].astype(np.float64)
+    x, y, w, h = (stats[1:, k].astype(np.float64) for k in range(4))
+    height, width = mask.shape
+    # not the image's edges, nor panels spanning much of it
+    keep = (w < PANEL * width) & (h < PANEL * height) & (w >= 3) & (h >= 3)
+    if keep.sum() < 4:
+        return np.zeros((0, 2)), np.zeros((0, 2))
+    order = np.flatnonzero(keep)[np.argsort(-area[keep])][:MAX_OBJECTS]
+    # the largest object-sized area: the fourth largest (a few panels may be larger)
+    big = area[order[min(3, len(order) - 1)]]
+    order = order[area[order] >= MIN_OBJECT_SHARE * big]
+    centres = centroids[1:][order]
+    feet = np.column_stack([centres[:, 0], y[order] + h[order] - 1])
+    return centres, feet
+
+
+def _steps(points: np.ndarray, i: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """The steps to point ``i``'s nearest neighbours along its row and down its column."""
+    offsets = points - points[i]
+    dist = np.hypot(offsets[:, 0], offsets[:, 1])
+    dist[i] = np.inf
+    steps = []
+    for along, across in ((0, 1), (1, 0)):
+        near = np.abs(offsets[:, along]) > ALONG * np.abs(offsets[:, across])
+        if not near.any():
+            return None
+        j = int(np.argmin(np.where(near, dist, np.inf)))
+        step = offsets[j] * (1.0 if offsets[j, along] > 0 else -1.0)
+        steps.append(step)
+    return steps[0], steps[1]
+
+
+def _assign(uv: np.ndarray, allowed: np.ndarray) -> dict[tuple[int, int], int]:
+    """(row, col) -> index of the point closest to it, among points within REACH of one."""
+    nearest = np.round(uv).astype(np.int64)
+    resid = np.hypot(*(uv - nearest).T)
+    chosen: dict[tuple[int, int], int] = {}
+    for i in np.argsort(resid).tolist():
+        if not allowed[i] or resid[i] > REACH:
+            continue
+        key = (int(nearest[i, 1]), int(nearest[i, 0]))
+        chosen.setdefault(key, i)
+    return chosen
+
+
+def _grow(points: np.ndarray, seed: int) -> tuple[dict[tuple[int, int], int], np.ndarray] | None:
+    """The lattice grown from point ``seed``: (row, col) -> point, and (col, row) -> pixels."""
+    found = _steps(points, seed)
+    if found is None:
+        return None
+    u, v = found
+    if abs(u[0] * v[1] - u[1] * v[0]) < 1e-6:
+        return None
+    homography = np.array(
+        [[u[0], v[0], points[seed, 0]], [u[1], v[1], points[seed, 1]], [0.0, 0.0, 1.0]]
+    )
+    return grow_lattice(points, homography, np.zeros((1, 2), dtype=np.int64))
+
+
+def grow_lattice(
+    points: np.ndarray, homography: np.ndarray, held: np.ndarray
+) -> tuple[dict[tuple[int, int], int], np.ndarray] | None:
+    """Grow a lattice over ``points`` from the (row, col) ``held`` so far.
+
+    ``homography`` maps (col, row) to pixels.  Each round takes in the points
+    within REACH of a lattice point up to GROW_REACH cells beyond what is
+    held, and refits the homography through them all, so the lattice follows
+    the perspective as it grows.  Returns (row, col) -> point and the last
+    homography, or None when fewer than four points or one line are held.
+    """
+    members: dict[tuple[int, int], int] = {}
+    keys = np.asarray(held, dtype=np.float64)
+    for _ in range(30):
+        try:
+            uv = apply_homography(np.linalg.inv(homography), points)
+        except np.linalg.LinAlgError:
+            return None
+        lo = keys.min(axis=0)[::-1] - GROW_REACH
+        hi = keys.max(axis=0)[::-1] + GROW_REACH
+        allowed = np.all((uv >= lo) & (uv <= hi), axis=1)
+        grown = _assign(uv, allowed)
+        if len(grown) < 3 or grown == members:
+            break
+        members = grown
+        keys = np.array(list(members), dtype=np.float64)
+        if np.ptp(keys[:, 0]) == 0 or np.ptp(keys[:, 1]) == 0:
+            return None
+        homography = fit_homography(keys[:, ::-1], points[list(members.values())])
+    if len(members) < 4:
+        return None
+    return members, homography
+
+
+def _trim_sparse(members: dict[tuple[int, int], int]) -> dict[tuple[int, int], int]:
+    """Drop outer rows and columns holding few objects, one at a time."""
+    while len(members) >= 4:
+        keys = np.array(list(members))
+        dropped = False
+        for axis in (0, 1):
+            lines, counts = np.unique(keys[:, axis], return_counts=True)
+            if len(lines) <= 2:
+                continue
+            for end in (0, -1):
+                if counts[end] < SPARSE_LINE * counts.max():
+                    members = {k: i for k, i in members.items() if k[axis] != lines[end]}
+                    dropped = True
+                    break
+            if dropped:
+                break
+        if not dropped:
+            break
+    return members
+
+
+def object_board(lab: np.ndarray) -> ObjectBoard | None:
+    """The board of objects on a textured ground in a Lab work image, or None.
+
+    Of the boards found in each mask (``object_masks``), the one placing the
+    most objects; of as many, the larger board (a line whose objects merged
+    with their neighbours' is still a line).
+    """
+    best: tuple[float, ObjectBoard] | None = None
+    for mask in object_masks(lab):
+        found = _board_of(*objects_in(mask))
+        if found is not None and (best is None or found[0] > best[0]):
+            best = found
+    return None if best is None else best[1]
+
+
+def _board_of(centres: np.ndarray, feet: np.ndarray) -> tuple[float, ObjectBoard] | None:
+    """The best board grown over the objects (centres, feet), with its score."""
+    if len(feet) < 4:
+        return None
+    best: tuple[float, ObjectBoard] | None = None
+    tried: set[frozenset[int]] = set()
+    middle = centres.mean(axis=0)
+    # seeds: the objects nearest the middle of them all first (a board is central)
+    for seed in np.argsort(np.hypot(*(centres - middle).T))[:12].tolist():
+        grown = _grow(centres, seed)
+        if grown is None:
+            continue
+        members = _trim_sparse(grown[0])
+        key = frozenset(members.values())
+        if key in tried:
+            continue
+        tried.add(key)
+        keys = np.array(list(members))
+        # the floor: the feet of the objects the centres placed (their turns average out)
+        homography = fit_homography(keys[:, ::-1].astype(np.float64), feet[list(members.values())])
+        (r0, c0), (r1, c1) = keys.min(axis=0), keys.max(axis=0)
+        rows, cols = int(r1 - r0 + 1), int(c1 - c0 + 1)
+        if min(rows, cols) < MIN_LINES:
+            continue
+        cover = len(members) / (rows * cols)
+        if cover < MIN_COVER:
+            continue
+        top, bottom = r0 - 0.5 - FOOT_OFFSET, r1 + 0.5 - FOOT_OFFSET
+        outline = [[c0 - 0.5, top], [c1 + 0.5, top], [c1 + 0.5, bottom], [c0 - 0.5, bottom]]
+        corners = apply_homography(homography, np.array(outline, dtype=np.float64))
+        if not clockwise_convex(corners):
+            continue  # a lattice folded over by a poor fit
+        score = len(members) + 0.01 * rows * cols
+        if best is None or score > best[0]:
+            best = (score, ObjectBoard(corners, rows, cols, cover))
+    return best
+
+
+def extend_lattice(lattice: Lattice, blobs: list[Blob]) -> Lattice | None:
+    """The lattice grown over look-alikes of its members in perspective; None when no line more.
+
+    Under a tilted camera the far cells' objects look smaller than the near
+    ones, so the size group that found the lattice may hold only the near
+    rows.  Blobs cut by the members' segmentations, of their colour (within
+    EXTEND_COLOUR: a box's mean colour changes with the object's turn) and
+    of any size within EXTEND_SIZE of theirs are taken in row by row, the
+    homography refitted as the lattice grows (``grow_lattice``).  The grown
+    lattice must hold an object in MIN_EXTENDED_COVER of its cells.
+    """
+    colours = np.array([b.colour for b in lattice.members.values()], dtype=np.float64)
+    sizes = np.array([b.size for b in lattice.members.values()], dtype=np.float64)
+    colour, size = np.median(colours, axis=0), float(np.median(sizes))
+    low, high = EXTEND_SIZE
+    sources = {b.source for b in lattice.members.values()}
+    alike = [
+        b
+        for b in blobs
+        if b.source in sources
+        and low * size <= b.size <= high * size
+        and np.linalg.norm(np.asarray(b.colour) - colour) < EXTEND_COLOUR
+    ]
+    if len(alike) <= len(lattice.members):
+        return None
+    points = np.array([(b.x, b.y) for b in alike], dtype=np.float64)
+    held = np.array(list(lattice.members), dtype=np.int64)
+    grown = grow_lattice(points, lattice.homography, held)
+    if grown is None:
+        return None
+    members = _trim_sparse(grown[0])
+    members = _like_lines(members, [alike[i].colour for i in range(len(alike))], lattice, colour)
+    if len(members) <= len(lattice.members):
+        return None
+    if len(members.keys() & lattice.members.keys()) < KEEPS_HELD * len(lattice.members):
+        return None  # not the lattice extended: another one grown over it
+    keys = np.array(list(members))
+    (r0, c0), (r1, c1) = keys.min(axis=0), keys.max(axis=0)
+    rows, cols = r1 - r0 + 1, c1 - c0 + 1
+    if rows * cols <= lattice.shape[0] * lattice.shape[1]:
+        return None  # no line more: the lattice as it was is the surer fit
+    if len(members) / (rows * cols) < MIN_EXTENDED_COVER:
+        return None
+    homography = fit_homography(keys[:, ::-1].astype(np.float64), points[list(members.values())])
+    return Lattice(
+        homography,
+        {key: alike[i] for key, i in members.items()},
+        (int(r0), int(r1)),
+        (int(c0), int(c1)),
+        lattice.score * len(members) / len(lattice.members),
+        lattice.group,
+        lattice.finer,
+    )
+
+
+def _like_lines(
+    members: dict[tuple[int, int], int],
+    colours: list[tuple[float, float, float]],
+    lattice: Lattice,
+    colour: np.ndarray,
+) -> dict[tuple[int, int], int]:
+    """Cut the grown lattice at the first new line (outwards) whose objects are unlike the old.
+
+    A line is like the lattice's members when its blobs' median colour is
+    within SAME_COLOUR of theirs (one object may be turned; a line's median
+    is not): a border's bricks beside the board are not.
+    """
+    held = {0: lattice.rows, 1: lattice.cols}
+    for axis in (0, 1):
+        first, last = held[axis]
+        lines = sorted({key[axis] for key in members})
+        keep_from, keep_to = min(lines), max(lines)
+        walks = ((-1, first - 1, min(lines) - 1), (1, last + 1, max(lines) + 1))
+        for outward, start, stop in walks:
+            for line in range(start, stop, outward):
+                on = [colours[i] for key, i in members.items() if key[axis] == line]
+                if on and np.linalg.norm(np.median(on, axis=0) - colour) < SAME_COLOUR:
+                    continue
+                if outward < 0:
+                    keep_from = line + 1
+                else:
+                    keep_to = line - 1
+                break
+        members = {k: i for k, i in members.items() if keep_from <= k[axis] <= keep_to}
+    return members
