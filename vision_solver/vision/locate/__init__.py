@@ -185,10 +185,12 @@ def _best_lattice(
         lattices = [lat for lat in (lattice_from(g, pool) for g in size_groups(blobs)) if lat]
         patterned = [lat for lat in lattices if page_pattern(lat, lab, page)]
         lattices = [lat for lat in lattices if not any(lat is p for p in patterned)]
-        if patterned:
+        if patterned and not textured:
             # The page's own grid is no board, and its squares are no cells of
             # one: a board's lattice whose points happen to meet some of them
-            # took them in as cells, perhaps as a line of cells more.
+            # took them in as cells, perhaps as a line of cells more.  (On a
+            # textured ground the "pattern" is the texture's specks, which a
+            # board's objects are often made of too.)
             squares = _page_squares(patterned, blobs)
             lattices = [lat for lat in (without(lat, squares) for lat in lattices) if lat]
         if regions:
