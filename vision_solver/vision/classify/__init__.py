@@ -27,6 +27,7 @@ from .benches import NOT_FLAT_INK, bench_readings, objects_on_grass, read_benche
 from .cells import CellStack
 from .glyphs import cell_glyphs, looks_like_glyphs, read_glyphs
 from .lights import LIT, Lit, LitBy, read_lights, read_with_look
+from .objects3d import holds_objects, read_objects
 from .turns import TURNED_CELLS, read_turns
 
 __all__ = ["LIT", "CellReading", "CellStack", "Lit", "LitBy", "learn_from_board", "read_cells"]
@@ -87,6 +88,12 @@ def read_cells(
         if glyphs is not None and (puzzle == PuzzleKind.arrows or looks_like_glyphs(glyphs)):
             cells, confidence = read_glyphs(glyphs, grid.rows, grid.cols)
             return CellReading(PuzzleKind.arrows, cells, confidence, "generic")
+        # Objects on a floor that is no grass (benches on grass keep the bench reader:
+        # read as a whole, the renderer's moon-legend scenes lost two cells of 115).
+        if not grass() and holds_objects(stack):
+            objects = read_objects(stack)
+            if objects is not None:
+                return CellReading(PuzzleKind.arrows, objects.cells, objects.confidence, "generic")
         if puzzle == PuzzleKind.arrows or grass():
             cells, confidence = read_benches(stack)
             return CellReading(PuzzleKind.arrows, cells, confidence, "generic")
