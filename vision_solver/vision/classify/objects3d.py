@@ -91,13 +91,19 @@ HELD = 0.9
 OBJECT_SHARE = 0.2
 SAME_FLOOR = 15.0
 MIDDLE = 0.4
-OBJECT_INK = 15.0
+OBJECT_INK = 12.0
 #: The cells of a board of one object in four looks are alike within their
 #: groups: a cell matches the rest of its group at least this well on
 #: average (normalised correlation).  Measured: the made-up 3-D looks 0.63 to
 #: 0.97; the moon-legend capture, whose benches on rough grass differ from
 #: cell to cell, under 0.6.
 GROUPS_ALIKE = 0.6
+#: ... and each two groups differ: their cells are at least this much less
+#: alike across the two groups than within either (``_separation``).  A board
+#: of two states (checked and unchecked boxes) split into four groups has two
+#: groups of one state: measured 0.014 on such a capture; the made-up 3-D looks
+#: of the tuning side 0.034 and more (one board of forty -0.06).
+DISTINCT_GROUPS = 0.025
 #: Weight of the share of cells' own votes an assignment agrees with (where a
 #: reader of single cells gives them: benches on grass).
 VOTE_WEIGHT = 60.0
@@ -121,7 +127,8 @@ def read_objects(stack: CellStack, votes: np.ndarray | None = None) -> ObjectRea
     """Read a board of 3-D objects (one in every cell) as directions, from the board as a whole.
 
     None when the cells do not fall into groups that can be named (fewer than
-    two groups of look-alikes, or groups whose cells are not alike: GROUPS_ALIKE).
+    two groups of look-alikes, groups whose cells are not alike: GROUPS_ALIKE,
+    or groups not distinct from one another: DISTINCT_GROUPS).
     ``votes`` (``(rows, cols, DIRECTIONS)``), when given, are each cell's own
     reading (a confidence per direction, from a reader of single cells): the
     groups are named by them too (VOTE_WEIGHT).
@@ -131,7 +138,11 @@ def read_objects(stack: CellStack, votes: np.ndarray | None = None) -> ObjectRea
     maps = object_maps(stack.image, grid, floor)
     similar = similarities(maps * _envelope(maps.shape[1:3])[None, :, :, None])
     groups = group_cells(similar)
-    if len(np.unique(groups)) < 2 or _within(similar, groups) < GROUPS_ALIKE:
+    if (
+        len(np.unique(groups)) < 2
+        or _within(similar, groups) < GROUPS_ALIKE
+        or _separation(similar, groups) < DISTINCT_GROUPS
+    ):
         return None
     naming = name_groups(maps, groups, None if votes is None else votes.reshape(len(groups), -1))
     cells = naming[groups].reshape(grid.rows, grid.cols)
@@ -171,6 +182,23 @@ def _within(similar: np.ndarray, groups: np.ndarray) -> float:
     if not shared.any():
         return 0.0
     return float(np.mean([similar[i, same[i]].mean() for i in np.nonzero(shared)[0]]))
+
+
+def _separation(similar: np.ndarray, groups: np.ndarray) -> float:
+    """How much more alike the cells of a group are than those of two groups: over every two
+    groups (of two cells or more), the least of (the smaller mean similarity within either)
+    less (the mean similarity across them)."""
+    groups_of = [g for g in np.unique(groups).tolist() if (groups == g).sum() > 1]
+    within = {}
+    for g in groups_of:
+        members = np.nonzero(groups == g)[0]
+        block = similar[np.ix_(members, members)]
+        within[g] = float(block[~np.eye(len(members), dtype=bool)].mean())
+    least = np.inf
+    for first, second in itertools.combinations(groups_of, 2):
+        across = float(similar[np.ix_(groups == first, groups == second)].mean())
+        least = min(least, min(within[first], within[second]) - across)
+    return float(least)
 
 
 def floor_colour(stack: CellStack) -> np.ndarray:
