@@ -446,8 +446,10 @@ def name_groups(
     for directions in itertools.permutations(range(DIRECTIONS), len(present)):
         of = dict(zip(directions, present, strict=True))  # direction -> group
         mirror = 0.0
-        if 1 in of and 3 in of:
-            mirror += _alike(means[of[1]], mirrored[of[3]])
+        if 1 in of and 3 in of:  # (both ways round: swapping the two changes nothing here)
+            mirror += 0.5 * (
+                _alike(means[of[1]], mirrored[of[3]]) + _alike(means[of[3]], mirrored[of[1]])
+            )
         for d in (0, 2):
             if d in of:
                 mirror += 0.5 * _alike(means[of[d]], mirrored[of[d]])
