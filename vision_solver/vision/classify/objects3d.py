@@ -92,6 +92,11 @@ OBJECT_SHARE = 0.2
 SAME_FLOOR = 15.0
 MIDDLE = 0.4
 OBJECT_INK = 12.0
+#: A board of objects shows at least this many looks (directions): cells of
+#: two looks are two states (boxes checked or not), a lights board's.  A
+#: random board of nine cells shows three directions or more nineteen times
+#: in twenty.
+LEAST_GROUPS = 3
 #: The cells of a board of one object in four looks are alike within their
 #: groups: a cell matches the rest of its group at least this well on
 #: average (normalised correlation).  Measured: the made-up 3-D looks 0.63 to
@@ -127,7 +132,7 @@ def read_objects(stack: CellStack, votes: np.ndarray | None = None) -> ObjectRea
     """Read a board of 3-D objects (one in every cell) as directions, from the board as a whole.
 
     None when the cells do not fall into groups that can be named (fewer than
-    two groups of look-alikes, groups whose cells are not alike: GROUPS_ALIKE,
+    LEAST_GROUPS groups of look-alikes, groups whose cells are not alike: GROUPS_ALIKE,
     or groups not distinct from one another: DISTINCT_GROUPS).
     ``votes`` (``(rows, cols, DIRECTIONS)``), when given, are each cell's own
     reading (a confidence per direction, from a reader of single cells): the
@@ -139,7 +144,7 @@ def read_objects(stack: CellStack, votes: np.ndarray | None = None) -> ObjectRea
     similar = similarities(maps * _envelope(maps.shape[1:3])[None, :, :, None])
     groups = group_cells(similar)
     if (
-        len(np.unique(groups)) < 2
+        len(np.unique(groups)) < LEAST_GROUPS
         or _within(similar, groups) < GROUPS_ALIKE
         or _separation(similar, groups) < DISTINCT_GROUPS
     ):
