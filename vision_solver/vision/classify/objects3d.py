@@ -34,7 +34,8 @@ import numpy as np
 
 from ..colour import L_STORED
 from ..grid import Grid
-from .cells import CellStack
+from .benches import NOT_FLAT_INK
+from .cells import CELL_PX, SMALL_BOARD, CellStack
 
 #: A cell's window, in widths of the cell at its centre: this far either side
 #: of the centre, this far above it (the object and its raised parts) and
@@ -87,6 +88,10 @@ RING_WIDTH = 0.12
 #: (MIDDLE of the cell, across) farther than OBJECT_INK from the floor and
 #: from the cell's own edge.
 ON_FLOOR = 0.7
+#: Boards with fewer cells than this share not flat (ink, see ``cell_features``)
+#: are told at once to hold no objects: flat tiles of lights boards (the made-up
+#: 3-D looks measure 0.21 and up, flat lights boards mostly 0).
+SOME_INK = 0.15
 HELD = 0.9
 OBJECT_SHARE = 0.2
 SAME_FLOOR = 15.0
@@ -155,9 +160,10 @@ def read_objects(stack: CellStack, votes: np.ndarray | None = None) -> ObjectRea
 
 
 def _cells_lab(stack: CellStack) -> np.ndarray:
-    """``(cells, size, size, 3)`` float32: the rectified cells in L*a*b* (L* on 0..100)."""
+    """``(cells, size, size, 3)`` float32: the rectified cells in L*a*b* (L* on 0..100), at
+    the size the cells' features were taken (that board is made already)."""
     grid = stack.grid
-    board = stack.board()
+    board = stack.board(CELL_PX // 2 if grid.rows * grid.cols > SMALL_BOARD else CELL_PX)
     size = board.shape[0] // grid.rows
     lab = cv2.cvtColor(board, cv2.COLOR_BGR2LAB).astype(np.float32)
     lab[..., 0] /= L_STORED
@@ -221,6 +227,8 @@ def holds_objects(stack: CellStack) -> bool:
     of two colours over the board; an outlined square's middle is the gap's colour
     around it.  A board of 3-D objects shares its floor, the objects on it.
     """
+    if np.mean(stack.features[..., 3] >= NOT_FLAT_INK) < SOME_INK:
+        return False  # flat cells (tiles): told by the features every board has
     cells = _cells_lab(stack)
     size = cells.shape[1]
     rings = np.median(cells[:, _ring(size)], axis=1)
