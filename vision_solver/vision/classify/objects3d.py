@@ -9,10 +9,13 @@ back, either end).  So the board is read as a whole, in two steps:
    a window around its centre, taller above it than below (raised parts
    rise up the screen), scaled by the cell's width there; it is seen as how
    far each pixel is from the floor's colour (what the board's cells share
-   at their edges) and how much lighter or darker than the floor it is.
-   Every cell is compared with every other, tolerant to a small shift
-   (template matching), and the cells split into up to four groups of
-   look-alikes (kernel k-means on those similarities).
+   at their edges) and its L*, a and b less the floor's.  Every cell is
+   compared with every other (weighted round the object, tolerant to a
+   small shift: template matching), cells that match better mirrored than
+   as they stand pushed apart, and the cells split into up to four groups
+   of look-alikes (kernel k-means on those similarities).  A board whose
+   cells fall into fewer than three groups, or groups not alike within or
+   not distinct from one another, is no board of objects.
 2. **Name** the groups: one assignment of the four directions to the four
    groups, the one the board's geometry backs best.  An object facing left
    and one facing right look like mirror images of each other, one facing
@@ -22,6 +25,8 @@ back, either end).  So the board is read as a whole, in two steps:
    left side rises higher, and the other way round for one facing left.
 
 Direction d is the way the sitter faces (0 up, 1 right, 2 down, 3 left).
+``holds_objects`` tells a board of objects on a shared floor from tiles (the
+classify stage asks it before reading a board by ``read_objects``).
 """
 
 from __future__ import annotations
@@ -114,9 +119,6 @@ GROUPS_ALIKE = 0.6
 #: groups of one state: measured 0.014 on such a capture; the made-up 3-D looks
 #: of the tuning side 0.034 and more (one board of forty -0.06).
 DISTINCT_GROUPS = 0.025
-#: Weight of the share of cells' own votes an assignment agrees with (where a
-#: reader of single cells gives them: benches on grass).
-VOTE_WEIGHT = 60.0
 #: Weight of the mirror relations against the heights when the groups are
 #: named (the heights are measured in window pixels, the mirrors in
 #: normalised correlation).
@@ -133,15 +135,12 @@ class ObjectReading:
     groups: np.ndarray
 
 
-def read_objects(stack: CellStack, votes: np.ndarray | None = None) -> ObjectReading | None:
+def read_objects(stack: CellStack) -> ObjectReading | None:
     """Read a board of 3-D objects (one in every cell) as directions, from the board as a whole.
 
     None when the cells do not fall into groups that can be named (fewer than
     LEAST_GROUPS groups of look-alikes, groups whose cells are not alike: GROUPS_ALIKE,
     or groups not distinct from one another: DISTINCT_GROUPS).
-    ``votes`` (``(rows, cols, DIRECTIONS)``), when given, are each cell's own
-    reading (a confidence per direction, from a reader of single cells): the
-    groups are named by them too (VOTE_WEIGHT).
     """
     grid = stack.grid
     floor = floor_colour(stack)
@@ -154,7 +153,7 @@ def read_objects(stack: CellStack, votes: np.ndarray | None = None) -> ObjectRea
         or _separation(similar, groups) < DISTINCT_GROUPS
     ):
         return None
-    naming = name_groups(maps, groups, None if votes is None else votes.reshape(len(groups), -1))
+    naming = name_groups(maps, groups)
     cells = naming[groups].reshape(grid.rows, grid.cols)
     return ObjectReading(cells, _confidence(similar, groups).reshape(cells.shape), groups)
 
@@ -441,15 +440,11 @@ def _alike(a: np.ndarray, b: np.ndarray) -> float:
     return float(_matches(a[None], _middle(b[None]))[0, 0])
 
 
-def name_groups(
-    maps: np.ndarray, groups: np.ndarray, votes: np.ndarray | None = None
-) -> np.ndarray:
+def name_groups(maps: np.ndarray, groups: np.ndarray) -> np.ndarray:
     """``(DIRECTIONS,)``: the direction of each group, by the assignment the geometry backs best.
 
     A group missing from the board (a small board without one direction) is
-    left out of the relations it would take part in.  ``votes`` (``(cells,
-    DIRECTIONS)``) add the share of the cells' own votes the assignment agrees
-    with, VOTE_WEIGHT times.
+    left out of the relations it would take part in.
     """
     means = {g: maps[groups == g].mean(axis=0) for g in np.unique(groups).tolist()}
     outlines = {g: _outline(mean[..., 0]) for g, mean in means.items()}
@@ -474,9 +469,6 @@ def name_groups(
         if 3 in of:
             height += outlines[of[3]].left_top - outlines[of[3]].right_top
         score = MIRROR_WEIGHT * mirror + height
-        if votes is not None:
-            agreed = sum(float(votes[groups == of[d], d].sum()) for d in of)
-            score += VOTE_WEIGHT * agreed / max(float(votes.sum()), 1e-9)
         if best is None or score > best[0]:
             best = (score, directions)
     assert best is not None
