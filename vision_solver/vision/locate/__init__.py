@@ -52,6 +52,7 @@ from .judge import (
     touches_edge,
 )
 from .lattice import Lattice, Pool, lattice_from
+from .scenery import tiled_floor
 from .segment import (
     COARSE_SIDE,
     MAX_SIDE,
@@ -157,11 +158,15 @@ def _best_lattice(
         pool = Pool(blobs)
         lattices = [lat for lat in (lattice_from(g, pool) for g in size_groups(blobs)) if lat]
         lattices = [lat for lat in lattices if not page_pattern(lat, lab, page)]
+        floors = [lat for lat in lattices if tiled_floor(lat, lab)]
+        lattices = [lat for lat in lattices if all(lat is not floor for floor in floors)]
         if regions:
             lattices = [grow_gapless(lat, lab, regions[0]) for lat in lattices]
         if record is not None:
             for lat in lattices:
                 record(lat, f"stage {stage}")
+            for lat in floors:
+                record(lat, f"stage {stage}, a floor's tiles")
         if best is not None:
             # More blobs may regroup the cells of an earlier stage's board.
             lattices.append(best)
