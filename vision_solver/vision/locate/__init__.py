@@ -65,7 +65,7 @@ from .segment import (
     lab_gradient,
     work_image,
 )
-from .target import ASIDE_CELLS, REST_FOUND, REST_SIDE, moved, photo_like, rest_of_picture
+from .target import ASIDE_CELLS, REST_FOUND, REST_SIDE, moved, rest_of_picture, tilted
 
 __all__ = ["BoardLocation", "Candidate", "NotFound", "board_at", "locate_board"]
 
@@ -203,9 +203,10 @@ def locate_board(image: np.ndarray, trace: Trace = None) -> BoardLocation | NotF
 
     ``trace``, a list, gets a ``Candidate`` for every lattice and framed board
     the search weighed (the answer is the same with or without it).  In a
-    photo, a board found wholly in an outer band of the picture gives way to
-    a board mostly found in the rest of it (``target``: a keyboard in front
-    of the monitor is not the player's target).
+    photo (the board found is seen at an angle), a board of many cells found
+    wholly in an outer band of the picture gives way to a board mostly found
+    in the rest of it (``target``: a keyboard in front of the monitor is not
+    the player's target).
     """
     if image.ndim != 3 or image.shape[2] != 3:
         return NotFound(f"expected an H x W x 3 colour image, not shape {image.shape}")
@@ -213,7 +214,7 @@ def locate_board(image: np.ndarray, trace: Trace = None) -> BoardLocation | NotF
     rest = None
     if found and found.rows * found.cols >= ASIDE_CELLS:
         rest = rest_of_picture(found.corners, image.shape)
-    if rest is None or not photo_like(image, found.corners):
+    if rest is None or not tilted(found.corners):
         return found
     x0, y0, x1, y1 = rest
     if min(x1 - x0, y1 - y0) < MIN_SIDE:

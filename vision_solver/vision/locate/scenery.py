@@ -27,30 +27,36 @@ from .lattice import Lattice
 FLOOR_CELLS, FLOOR_COLOURS, FLOOR_ALIKE = 30, 4, 0.5
 
 
-def outside_colours(lattice: Lattice, lab: np.ndarray) -> tuple[int, float]:
-    """How many distinct colours the cells of the line just outside the lattice have,
-    and the share of those cells that have a member's colour (within SAME_COLOUR).
+def outside_colours(lattice: Lattice, lab: np.ndarray) -> np.ndarray:
+    """The colours of the cells of the line just outside the lattice (those on the image).
 
     The line is the row above and below and the column left and right of the
-    lattice's cells; cells off the image are not counted.  Colours are told
-    apart as the states of a board are (``cellsample.state_colours``).
+    lattice's cells.
     """
     (r0, r1), (c0, c1) = lattice.rows, lattice.cols
     keys = [(r, c) for c in range(c0, c1 + 1) for r in (r0 - 1, r1 + 1)]
     keys += [(r, c) for r in range(r0, r1 + 1) for c in (c0 - 1, c1 + 1)]
     colours = cell_colours(lattice, lab, keys)
-    colours = colours[~np.isnan(colours).any(axis=1)]
-    members = cell_colours(lattice, lab, list(lattice.members))
-    members = members[~np.isnan(members).any(axis=1)]
-    alike = 0.0
-    if len(colours) and len(members):
-        gaps = np.linalg.norm(colours[:, None, :] - members[None], axis=2).min(axis=1)
-        alike = float(np.mean(gaps < SAME_COLOUR))
+    return colours[~np.isnan(colours).any(axis=1)]
+
+
+def distinct(colours: np.ndarray) -> int:
+    """How many colours, told apart as a board's states are (``cellsample.state_colours``)."""
     count = 0
     while len(colours):
         count += 1
         colours = colours[np.linalg.norm(colours - colours[0], axis=1) >= SAME_COLOUR]
-    return count, alike
+    return count
+
+
+def members_alike(lattice: Lattice, lab: np.ndarray, colours: np.ndarray) -> float:
+    """The share of ``colours`` within SAME_COLOUR of one of the lattice's members' colours."""
+    members = cell_colours(lattice, lab, list(lattice.members))
+    members = members[~np.isnan(members).any(axis=1)]
+    if not len(colours) or not len(members):
+        return 0.0
+    gaps = np.linalg.norm(colours[:, None, :] - members[None], axis=2).min(axis=1)
+    return float(np.mean(gaps < SAME_COLOUR))
 
 
 def tiled_floor(lattice: Lattice, lab: np.ndarray) -> bool:
@@ -66,8 +72,8 @@ def tiled_floor(lattice: Lattice, lab: np.ndarray) -> bool:
     """
     if len(lattice.members) < FLOOR_CELLS:
         return False
-    colours, alike = outside_colours(lattice, lab)
-    if colours >= FLOOR_COLOURS and alike >= FLOOR_ALIKE:
+    outside = outside_colours(lattice, lab)
+    if distinct(outside) >= FLOOR_COLOURS and members_alike(lattice, lab, outside) >= FLOOR_ALIKE:
         return True
     if len(lattice.members) < RUNS_OFF_CELLS:
         return False

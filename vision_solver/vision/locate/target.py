@@ -11,23 +11,18 @@ from __future__ import annotations
 
 import dataclasses
 
-import cv2
 import numpy as np
 
 from ..geometry import BoardLocation
-from .segment import COARSE_SIDE, flat_mask, lab_gradient, work_image
 
 #: A lattice is aside when its outline lies wholly beyond this share of the
 #: picture's width or height from one side (the keyboards in the tuning photos
 #: began at 0.71 to 0.86 of the height; the boards they hid sat above 0.5).
 ASIDE = 0.6
-#: A picture is a photo (not a screenshot) when less than this share of its
-#: coarse work image is flat (photos 0.2; screenshots of boards 0.65 and up:
-#: ``locate.TEXTURED``).
-PHOTO_FLAT = 0.4
-#: ... or when the outline found is no upright rectangle: an edge of it turns
-#: by more than this many degrees from the picture's axes (a screenshot's
-#: board is drawn upright; a photo's is seen at an angle).
+#: A picture is a photo (not a screenshot) when the outline found in it is no
+#: upright rectangle: an edge of it turns by more than this many degrees from
+#: the picture's axes (a screenshot's board is drawn upright; a keyboard in
+#: front of a monitor is seen at an angle).
 TILTED_DEGREES = 2.0
 #: Only a lattice of this many cells or more is looked past (a keyboard's
 #: 48 to 90 keys in the tuning photos): a toy of 9 to 49 keys photographed
@@ -43,16 +38,6 @@ def tilted(corners: np.ndarray) -> bool:
     edges = np.roll(corners, -1, axis=0) - corners
     angles = np.degrees(np.arctan2(edges[:, 1], edges[:, 0])) % 90.0
     return bool(np.any(np.minimum(angles, 90.0 - angles) > TILTED_DEGREES))
-
-
-def photo_like(image: np.ndarray, corners: np.ndarray) -> bool:
-    """True when the picture is a photo, not a screenshot: the board found in it
-    (``corners``) is seen at an angle, or little of the picture is flat."""
-    if tilted(corners):
-        return True
-    work, _ = work_image(image, COARSE_SIDE)
-    flat = flat_mask(lab_gradient(cv2.cvtColor(work, cv2.COLOR_BGR2LAB)))
-    return cv2.countNonZero(flat) < PHOTO_FLAT * flat.size
 
 
 def rest_of_picture(
