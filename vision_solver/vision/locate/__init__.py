@@ -59,9 +59,11 @@ from .judge import (
 )
 from .lattice import Lattice, Pool, lattice_from, without
 from .objects import extend_lattice, object_board
+from .scenery import tiled_floor
 from .segment import (
     COARSE_SIDE,
     MAX_SIDE,
+    MIN_SIDE,
     Blob,
     Regions,
     candidate_stages,
@@ -70,6 +72,7 @@ from .segment import (
     lab_gradient,
     work_image,
 )
+from .target import ASIDE_CELLS, REST_FOUND, REST_SIDE, moved, rest_of_picture, tilted
 
 __all__ = ["BoardLocation", "Candidate", "NotFound", "board_at", "locate_board"]
 
@@ -193,11 +196,15 @@ def _best_lattice(
             # board's objects are often made of too.)
             squares = _page_squares(patterned, blobs)
             lattices = [lat for lat in (without(lat, squares) for lat in lattices) if lat]
+        floors = [lat for lat in lattices if tiled_floor(lat, lab)]
+        lattices = [lat for lat in lattices if all(lat is not floor for floor in floors)]
         if regions:
             lattices = [grow_gapless(lat, lab, regions[0]) for lat in lattices]
         if record is not None:
             for lat in lattices:
                 record(lat, f"stage {stage}")
+            for lat in floors:
+                record(lat, f"stage {stage}, a floor's tiles")
         if best is not None:
             # More blobs may regroup the cells of an earlier stage's board.
             lattices.append(best)
@@ -236,10 +243,34 @@ def locate_board(image: np.ndarray, trace: Trace = None) -> BoardLocation | NotF
     """Find the board in a BGR image: its outer corners and grid homography.
 
     ``trace``, a list, gets a ``Candidate`` for every lattice and framed board
-    the search weighed (the answer is the same with or without it).
+    the search weighed (the answer is the same with or without it).  In a
+    photo (the board found is seen at an angle), a board of many cells found
+    wholly in an outer band of the picture gives way to a board mostly found
+    in the rest of it (``target``: a keyboard in front of the monitor is not
+    the player's target).
     """
     if image.ndim != 3 or image.shape[2] != 3:
         return NotFound(f"expected an H x W x 3 colour image, not shape {image.shape}")
+    found = _locate(image, trace)
+    rest = None
+    if found and found.rows * found.cols >= ASIDE_CELLS:
+        rest = rest_of_picture(found.corners, image.shape)
+    if rest is None or not tilted(found.corners):
+        return found
+    x0, y0, x1, y1 = rest
+    if min(x1 - x0, y1 - y0) < MIN_SIDE:
+        return found
+    inside = _locate(image[y0:y1, x0:x1], None)
+    if inside and inside.confidence >= REST_FOUND and min(inside.rows, inside.cols) >= REST_SIDE:
+        if trace is not None:
+            rows, cols = found.rows, found.cols
+            trace.append(Candidate(found.corners, rows, cols, float(found.confidence), "aside"))
+        return moved(inside, x0, y0)
+    return found
+
+
+def _locate(image: np.ndarray, trace: Trace) -> BoardLocation | NotFound:
+    """``locate_board`` without the second look at a photo's target."""
     # Coarse first (fast).  When that finds nothing convincing (tiny cells, a
     # tiny or gappy board), look again at full detail: first around what the
     # coarse pass found, then over the whole image; keep what holds more cells.
