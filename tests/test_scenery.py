@@ -9,16 +9,13 @@ from synth.photo import is_tuning, photo_scene
 from vision_solver.vision.locate import locate_board
 from vision_solver.vision.locate.target import rest_of_picture, tilted
 
-#: Tuning-side photos of a toy lying on a tiled floor (the floor's tiles outscored the toy's
-#: keys before the floor was told apart).
-FLOOR_SEEDS = [0, 12, 16, 20]
 
-
-@pytest.mark.parametrize("seed", FLOOR_SEEDS)
-def test_a_toy_on_a_tiled_floor_is_found_not_the_floor(seed: int) -> None:
+def _located(seed: int, competitor: str) -> tuple:
+    """A tuning-side photo with ``competitor`` in view, located: its board must be found with
+    the right size and corners within 1% of the diagonal.  (location, trace)"""
     assert is_tuning(seed)
     scene = photo_scene(seed, "competing")
-    assert scene.competitor == "floor"
+    assert scene.competitor == competitor
     trace: list = []
     found = locate_board(scene.image, trace)
     assert found, found
@@ -26,6 +23,17 @@ def test_a_toy_on_a_tiled_floor_is_found_not_the_floor(seed: int) -> None:
     diagonal = float(np.linalg.norm(scene.corners[2] - scene.corners[0]))
     error = np.linalg.norm(found.corners - scene.corners, axis=1).mean()
     assert error < 0.01 * diagonal
+    return found, trace
+
+
+#: Tuning-side photos of a toy lying on a tiled floor (the floor's tiles outscored the toy's
+#: keys before the floor was told apart).
+FLOOR_SEEDS = [0, 12, 16, 20]
+
+
+@pytest.mark.parametrize("seed", FLOOR_SEEDS)
+def test_a_toy_on_a_tiled_floor_is_found_not_the_floor(seed: int) -> None:
+    found, trace = _located(seed, "floor")
     # the floor was weighed and named as such for --debug-dir
     floors = [c for c in trace if "floor" in c.source]
     assert floors and max(c.rows * c.cols for c in floors) > 2 * found.rows * found.cols
@@ -38,16 +46,7 @@ KEYBOARD_SEEDS = [36, 84]
 
 @pytest.mark.parametrize("seed", KEYBOARD_SEEDS)
 def test_the_board_on_the_monitor_is_found_not_the_keyboard_in_front(seed: int) -> None:
-    assert is_tuning(seed)
-    scene = photo_scene(seed, "competing")
-    assert scene.competitor == "keyboard"
-    trace: list = []
-    found = locate_board(scene.image, trace)
-    assert found, found
-    assert (found.rows, found.cols) == scene.cells.shape
-    diagonal = float(np.linalg.norm(scene.corners[2] - scene.corners[0]))
-    error = np.linalg.norm(found.corners - scene.corners, axis=1).mean()
-    assert error < 0.01 * diagonal
+    found, trace = _located(seed, "keyboard")
     # the keyboard was weighed and named as lying aside for --debug-dir
     aside = [c for c in trace if c.source == "aside"]
     assert len(aside) == 1 and aside[0].corners[:, 1].min() > found.corners[:, 1].max()
