@@ -36,6 +36,7 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
 
 from ..colour import L_STORED
 from ..grid import Grid
@@ -302,20 +303,28 @@ def object_maps(image: np.ndarray, grid: Grid, floor: np.ndarray) -> np.ndarray:
 def _matches(maps: np.ndarray, templates: np.ndarray) -> np.ndarray:
     """``(templates, maps)``: how well each template matches each map, at its best shift.
 
-    The maps are laid side by side in a strip and each template matched
-    along it in one call; each keeps the best score of the placements that
-    lie wholly inside one map.
+    The normalised correlation of OpenCV's ``TM_CCOEFF_NORMED`` (each channel
+    less its mean, over all channels at once), for every placement of a
+    template wholly inside a map, all in one matrix product: every
+    template-sized window of every map is laid out once, and its norm is
+    taken from its sums (a template less its means is orthogonal to a
+    window's means, so the window needs no centring for the product).
     """
-    count, down, across = maps.shape[:3]
-    strip = np.ascontiguousarray(maps.transpose(1, 0, 2, 3).reshape(down, count * across, -1))
-    reach = 2 * SHIFT_PX + 1
-    starts = np.arange(count) * across
-    inside = starts[:, None] + np.arange(reach)[None, :]
-    out = np.empty((len(templates), count))
-    for t, template in enumerate(templates):
-        match = cv2.matchTemplate(strip, np.ascontiguousarray(template), cv2.TM_CCOEFF_NORMED)
-        out[t] = match[:, inside].max(axis=(0, 2))
-    return out
+    count = len(maps)
+    down, across, channels = templates.shape[1:]
+    centred = templates - templates.mean(axis=(1, 2), keepdims=True)
+    centred = centred.reshape(len(templates), -1)
+    centred /= np.maximum(np.linalg.norm(centred, axis=1, keepdims=True), 1e-12)
+    windows = sliding_window_view(maps, (down, across), axis=(1, 2))  # (n, dy, dx, ch, h, w)
+    windows = np.ascontiguousarray(windows.transpose(0, 1, 2, 4, 5, 3))
+    places = windows.shape[1] * windows.shape[2]
+    pixels = windows.reshape(count * places, down * across, channels)
+    sums = pixels.sum(axis=1)
+    flat = pixels.reshape(count * places, -1)
+    spread = np.einsum("ij,ij->i", flat, flat) - np.square(sums).sum(axis=1) / (down * across)
+    norms = np.sqrt(np.maximum(spread, 0.0))
+    scores = centred @ flat.T / np.maximum(norms, 1e-12)
+    return scores.reshape(len(templates), count, places).max(axis=2).astype(np.float64)
 
 
 def _middle(maps: np.ndarray) -> np.ndarray:
@@ -447,11 +456,6 @@ def _outline(ink: np.ndarray) -> _Outline:
     )
 
 
-def _alike(a: np.ndarray, b: np.ndarray) -> float:
-    """How well map ``b`` matches map ``a`` at its best small shift."""
-    return float(_matches(a[None], _middle(b[None]))[0, 0])
-
-
 def top_views(stack: CellStack, floor: np.ndarray) -> np.ndarray:
     """``(cells, size, size)`` float32: each cell seen square-on on the floor (the board
     rectified, TOP_VIEW_MARGIN of a cell more all round), as its distance from the floor's
@@ -489,7 +493,15 @@ def name_groups(maps: np.ndarray, groups: np.ndarray, tops: np.ndarray) -> np.nd
     """
     means = {g: maps[groups == g].mean(axis=0) for g in np.unique(groups).tolist()}
     outlines = {g: _outline(mean[..., 0]) for g, mean in means.items()}
-    mirrored = {g: np.ascontiguousarray(mean[:, ::-1]) for g, mean in means.items()}
+    # how alike each group's mean is to each group's mean mirrored, all in one match
+    order = sorted(means)
+    stacked = np.stack([means[g] for g in order])
+    mirror_table = _matches(stacked, _middle(np.ascontiguousarray(stacked[:, :, ::-1])))
+
+    def like_mirrored(a: int, b: int) -> float:
+        """How alike group ``a``'s mean is to group ``b``'s mirrored (at the best shift)."""
+        return float(mirror_table[order.index(b), order.index(a)])
+
     from_above = {g: tops[groups == g].mean(axis=0) for g in means}
     # how alike group a turned a quarter clockwise and group b are, seen from above
     turned = {
@@ -504,12 +516,10 @@ def name_groups(maps: np.ndarray, groups: np.ndarray, tops: np.ndarray) -> np.nd
         of = dict(zip(directions, present, strict=True))  # direction -> group
         mirror = 0.0
         if 1 in of and 3 in of:  # (both ways round: swapping the two changes nothing here)
-            mirror += 0.5 * (
-                _alike(means[of[1]], mirrored[of[3]]) + _alike(means[of[3]], mirrored[of[1]])
-            )
+            mirror += 0.5 * (like_mirrored(of[1], of[3]) + like_mirrored(of[3], of[1]))
         for d in (0, 2):
             if d in of:
-                mirror += 0.5 * _alike(means[of[d]], mirrored[of[d]])
+                mirror += 0.5 * like_mirrored(of[d], of[d])
         height = 0.0
         if 0 in of and 2 in of:  # facing down rises higher (lower top row)
             height += outlines[of[0]].top - outlines[of[2]].top
