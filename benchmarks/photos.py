@@ -22,11 +22,9 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
-
 # the renderer is test support, not installed: it lives in the repository's tests/synth
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from scoring import score_and_report, score_cells, seeds, timed_read  # noqa: E402
+from scoring import score_and_report, score_read, seeds, timed_read  # noqa: E402
 from synth.photo import KINDS, photo_scene  # noqa: E402
 
 TWELVE_MP = 11e6
@@ -67,25 +65,13 @@ def score_kind(kind: str, side: str, count: int) -> Tally:
     tally = Tally()
     for seed in seeds(side, count):
         scene = photo_scene(seed, kind)
-        rows, cols = scene.cells.shape
         tally.photos += 1
         reading, failure, spent = timed_read(scene.image)
         tally.seconds += spent
         if scene.image.shape[0] * scene.image.shape[1] >= TWELVE_MP:
             tally.big += 1
             tally.big_seconds += spent
-        if reading is None:
-            tally.failures.append((seed, str(failure)))
-            continue
-        if (reading.rows, reading.cols) != (rows, cols):
-            what = f"wrong size: {reading.rows}x{reading.cols} for {rows}x{cols}"
-            tally.failures.append((seed, what))
-            continue
-        tally.sized += 1
-        diagonal = float(np.linalg.norm(scene.corners[2] - scene.corners[0]))
-        error = np.linalg.norm(reading.grid.corners - scene.corners, axis=1).mean() / diagonal
-        tally.corner_error += float(error)
-        score_cells(tally, seed, reading, scene)
+        score_read(tally, seed, scene, reading, failure)
     return tally
 
 

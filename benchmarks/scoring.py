@@ -1,6 +1,6 @@
 """Shared by the reading benchmarks (``unseen_looks.py``, ``photos.py``): the seeds of each
-side of the split, one timed read, the cells of a board read at its size scored against the
-truth, and the loop that prints a row a group, a total and the failures."""
+side of the split, one timed read, a read scored against the truth (its size, its corners
+and its cells), and the loop that prints a row a group, a total and the failures."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import cv2
+import numpy as np
 
 from vision_solver.errors import BoardNotFound
 from vision_solver.vision.pipeline import BoardReading, read_board
@@ -39,6 +40,29 @@ def timed_read(image: Any, **placed: Any) -> tuple[BoardReading | None, str | No
     except Exception as error:
         reading, failure = None, f"crashed: {type(error).__name__}: {error}"
     return reading, failure, time.perf_counter() - start
+
+
+def score_read(
+    tally: Any, seed: int, scene: Any, reading: BoardReading | None, failure: str | None
+) -> None:
+    """Score one read of ``scene`` (from ``timed_read``) into ``tally``: a failure to read, a
+    wrong size, or a board at its size (its corner error as a share of the diagonal, and its
+    cells)."""
+    if reading is None:
+        tally.failures.append((seed, str(failure)))
+        return
+    rows, cols = scene.cells.shape
+    if (reading.rows, reading.cols) != (rows, cols):
+        what = f"wrong size: {reading.rows}x{reading.cols} for {rows}x{cols}"
+        if reading.puzzle != scene.puzzle:
+            what += f", read as {reading.puzzle}"
+        tally.failures.append((seed, what))
+        return
+    tally.sized += 1
+    diagonal = float(np.linalg.norm(scene.corners[2] - scene.corners[0]))
+    error = np.linalg.norm(reading.grid.corners - scene.corners, axis=1).mean() / diagonal
+    tally.corner_error += float(error)
+    score_cells(tally, seed, reading, scene)
 
 
 def score_cells(tally: Any, seed: int, reading: BoardReading, scene: Any) -> None:

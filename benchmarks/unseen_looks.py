@@ -27,11 +27,9 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
-
 # the renderer is test support, not installed: it lives in the repository's tests/synth
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from scoring import score_and_report, score_cells, seeds, timed_read  # noqa: E402
+from scoring import score_and_report, score_read, seeds, timed_read  # noqa: E402
 from synth.wild import FAMILIES, wild_scene  # noqa: E402
 
 
@@ -70,20 +68,7 @@ def score_family(family: str, side: str, count: int, true_corners: bool = False)
         tally.boards += 1
         reading, failure, spent = timed_read(scene.image, **placed)
         tally.seconds += spent
-        if reading is None:
-            tally.failures.append((seed, str(failure)))
-            continue
-        if (reading.rows, reading.cols) != (rows, cols):
-            what = f"wrong size: {reading.rows}x{reading.cols} for {rows}x{cols}"
-            if reading.puzzle != scene.puzzle:
-                what += f", read as {reading.puzzle}"
-            tally.failures.append((seed, what))
-            continue
-        tally.sized += 1
-        diagonal = float(np.linalg.norm(scene.corners[2] - scene.corners[0]))
-        error = np.linalg.norm(reading.grid.corners - scene.corners, axis=1).mean() / diagonal
-        tally.corner_error += float(error)
-        score_cells(tally, seed, reading, scene)
+        score_read(tally, seed, scene, reading, failure)
     return tally
 
 
