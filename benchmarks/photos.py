@@ -19,53 +19,34 @@ from __future__ import annotations
 
 import argparse
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 # the renderer is test support, not installed: it lives in the repository's tests/synth
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from scoring import score_and_report, score_read, seeds, timed_read  # noqa: E402
+from scoring import Tally, score_and_report, score_read, seeds, timed_read  # noqa: E402
 from synth.photo import KINDS, photo_scene  # noqa: E402
 
 TWELVE_MP = 11e6
 
 
 @dataclass
-class Tally:
-    photos: int = 0
-    exact: int = 0
-    sized: int = 0
-    corner_error: float = 0.0  # sum over the sized boards of the mean corner error / diagonal
-    cells_right: int = 0
-    cells: int = 0
-    seconds: float = 0.0
+class PhotoTally(Tally):
+    """A tally that also times the photos of 12 MP (``big``)."""
+
     big: int = 0
     big_seconds: float = 0.0
-    failures: list[tuple[int, str]] = field(default_factory=list)
-
-    def add(self, other: Tally) -> None:
-        for name in (
-            "photos", "exact", "sized", "corner_error", "cells_right", "cells", "seconds", "big",
-            "big_seconds",
-        ):  # fmt: skip
-            setattr(self, name, getattr(self, name) + getattr(other, name))
 
     def row(self, name: str) -> str:
-        share = f"{100 * self.cells_right / self.cells:5.1f}%" if self.cells else "    -"
-        corner = f"{100 * self.corner_error / self.sized:6.2f}%" if self.sized else "     -"
         big = f"{self.big_seconds / self.big:7.2f}" if self.big else "      -"
-        return (
-            f"{name:10s} {self.exact:>4d}/{self.photos:<4d} {self.sized:>5d}/{self.photos:<5d} "
-            f"{corner:>8s} {self.cells_right:>6d}/{self.cells:<6d} {share}  "
-            f"{self.seconds / max(1, self.photos):6.2f} {big}"
-        )
+        return f"{self.columns(name, 10)}{self.seconds / max(1, self.reads):6.2f} {big}"
 
 
-def score_kind(kind: str, side: str, count: int) -> Tally:
-    tally = Tally()
+def score_kind(kind: str, side: str, count: int) -> PhotoTally:
+    tally = PhotoTally()
     for seed in seeds(side, count):
         scene = photo_scene(seed, kind)
-        tally.photos += 1
+        tally.reads += 1
         reading, failure, spent = timed_read(scene.image)
         tally.seconds += spent
         if scene.image.shape[0] * scene.image.shape[1] >= TWELVE_MP:
@@ -98,7 +79,7 @@ def main(argv: list[str] | None = None) -> None:
     score_and_report(
         kinds,
         lambda kind: score_kind(kind, args.side, args.per_kind),
-        Tally(),
+        PhotoTally(),
         args.show,
         args.save,
         lambda seed, kind: photo_scene(seed, kind),

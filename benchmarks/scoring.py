@@ -4,8 +4,10 @@ and its cells), and the loop that prints a row a group, a total and the failures
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +16,37 @@ import numpy as np
 
 from vision_solver.errors import BoardNotFound
 from vision_solver.vision.pipeline import BoardReading, read_board
+
+
+@dataclass
+class Tally:
+    """What a reading benchmark counts over a group of reads (a subclass may count more)."""
+
+    reads: int = 0
+    exact: int = 0
+    sized: int = 0
+    corner_error: float = 0.0  # sum over the sized boards of the mean corner error / diagonal
+    cells_right: int = 0
+    cells: int = 0
+    seconds: float = 0.0
+    failures: list[tuple[int, str]] = field(default_factory=list)
+
+    def add(self, other: Tally) -> None:
+        """Add ``other``'s counts (every field but the failures) to this tally's."""
+        for counted in dataclasses.fields(self):
+            if counted.name != "failures":
+                name = counted.name
+                setattr(self, name, getattr(self, name) + getattr(other, name))
+
+    def columns(self, name: str, width: int) -> str:
+        """The row's name and the columns every reading benchmark prints: exact, right size,
+        corner error, cells right."""
+        share = f"{100 * self.cells_right / self.cells:5.1f}%" if self.cells else "    -"
+        corner = f"{100 * self.corner_error / self.sized:6.2f}%" if self.sized else "     -"
+        return (
+            f"{name:{width}s} {self.exact:>4d}/{self.reads:<4d} {self.sized:>5d}/{self.reads:<5d} "
+            f"{corner:>8s} {self.cells_right:>6d}/{self.cells:<6d} {share}  "
+        )
 
 
 def seeds(side: str, count: int) -> list[int]:

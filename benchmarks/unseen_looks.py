@@ -24,48 +24,28 @@ from __future__ import annotations
 
 import argparse
 import sys
-from dataclasses import dataclass, field
 from pathlib import Path
 
 # the renderer is test support, not installed: it lives in the repository's tests/synth
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from scoring import score_and_report, score_read, seeds, timed_read  # noqa: E402
+from scoring import Tally, score_and_report, score_read, seeds, timed_read  # noqa: E402
 from synth.wild import FAMILIES, wild_scene  # noqa: E402
 
 
-@dataclass
-class Tally:
-    boards: int = 0
-    exact: int = 0
-    sized: int = 0
-    corner_error: float = 0.0  # sum over the sized boards of the mean corner error / diagonal
-    cells_right: int = 0
-    cells: int = 0
-    seconds: float = 0.0
-    failures: list[tuple[int, str]] = field(default_factory=list)
-
-    def add(self, other: Tally) -> None:
-        for name in ("boards", "exact", "sized", "corner_error", "cells_right", "cells", "seconds"):
-            setattr(self, name, getattr(self, name) + getattr(other, name))
+class BoardTally(Tally):
+    """A tally of boards, its seconds the mean a board spent in ``read_board``."""
 
     def row(self, name: str) -> str:
-        share = f"{100 * self.cells_right / self.cells:5.1f}%" if self.cells else "    -"
-        corner = f"{100 * self.corner_error / self.sized:6.2f}%" if self.sized else "     -"
-        return (
-            f"{name:16s} {self.exact:>4d}/{self.boards:<4d} {self.sized:>5d}/{self.boards:<5d} "
-            f"{corner:>8s} "
-            f"{self.cells_right:>6d}/{self.cells:<6d} {share}  "
-            f"{self.seconds / max(1, self.boards):7.3f}"
-        )
+        return f"{self.columns(name, 16)}{self.seconds / max(1, self.reads):7.3f}"
 
 
-def score_family(family: str, side: str, count: int, true_corners: bool = False) -> Tally:
-    tally = Tally()
+def score_family(family: str, side: str, count: int, true_corners: bool = False) -> BoardTally:
+    tally = BoardTally()
     for seed in seeds(side, count):
         scene = wild_scene(seed, family)
         rows, cols = scene.cells.shape
         placed = {"corners": scene.corners, "size": (rows, cols)} if true_corners else {}
-        tally.boards += 1
+        tally.reads += 1
         reading, failure, spent = timed_read(scene.image, **placed)
         tally.seconds += spent
         score_read(tally, seed, scene, reading, failure)
@@ -99,7 +79,7 @@ def main(argv: list[str] | None = None) -> None:
     score_and_report(
         families,
         lambda family: score_family(family, args.side, args.per_family, args.true_corners),
-        Tally(),
+        BoardTally(),
         args.show,
         args.save,
         lambda seed, family: wild_scene(seed, family),
