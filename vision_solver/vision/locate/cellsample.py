@@ -77,9 +77,15 @@ def cell_areas(lattice: Lattice, keys: list[tuple[int, int]]) -> np.ndarray:
 
 
 def state_colours(lattice: Lattice, lab: np.ndarray, tolerance: float = SAME_COLOUR) -> np.ndarray:
-    """The members' colours, one of each: the first one's, then the first one unlike it, ..."""
-    left = cell_colours(lattice, lab, list(lattice.members))
-    left = left[~np.isnan(left).any(axis=1)]
+    """The members' colours, one of each (``one_of_each``)."""
+    found = cell_colours(lattice, lab, list(lattice.members))
+    return one_of_each(found[~np.isnan(found).any(axis=1)], tolerance)
+
+
+def one_of_each(colours: np.ndarray, tolerance: float = SAME_COLOUR) -> np.ndarray:
+    """``(k, 3)``: one of each colour: the first one, then the first one unlike it
+    (``tolerance`` or more away), and so on."""
+    left = colours
     palette = []
     while len(left):
         palette.append(left[0])

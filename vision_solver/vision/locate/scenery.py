@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..colour import SAME_COLOUR
-from .cellsample import cell_colours, state_colours
+from .cellsample import cell_colours, one_of_each, state_colours
 from .judge import RUNS_OFF_CELLS, runs_off
 from .lattice import Lattice
 
@@ -40,15 +40,6 @@ def outside_colours(lattice: Lattice, lab: np.ndarray) -> np.ndarray:
     return colours[~np.isnan(colours).any(axis=1)]
 
 
-def distinct(colours: np.ndarray) -> int:
-    """How many colours, told apart as a board's states are (``cellsample.state_colours``)."""
-    count = 0
-    while len(colours):
-        count += 1
-        colours = colours[np.linalg.norm(colours - colours[0], axis=1) >= SAME_COLOUR]
-    return count
-
-
 def members_alike(lattice: Lattice, lab: np.ndarray, colours: np.ndarray) -> float:
     """The share of ``colours`` within SAME_COLOUR of one of the lattice's members' colours."""
     members = cell_colours(lattice, lab, list(lattice.members))
@@ -73,7 +64,10 @@ def tiled_floor(lattice: Lattice, lab: np.ndarray) -> bool:
     if len(lattice.members) < FLOOR_CELLS:
         return False
     outside = outside_colours(lattice, lab)
-    if distinct(outside) >= FLOOR_COLOURS and members_alike(lattice, lab, outside) >= FLOOR_ALIKE:
+    if (
+        len(one_of_each(outside)) >= FLOOR_COLOURS
+        and members_alike(lattice, lab, outside) >= FLOOR_ALIKE
+    ):
         return True
     if len(lattice.members) < RUNS_OFF_CELLS:
         return False
