@@ -124,6 +124,23 @@ class Placement:
         }
 
 
+def on_points(uv: np.ndarray, reach: float) -> Placement:
+    """Points at lattice coordinates ``uv`` (col, row) placed on their nearest lattice points.
+
+    Only points within ``reach`` (cells) of one are placed, and of the points
+    near one lattice point the closest wins it; the placed come closest first.
+    """
+    nearest = np.round(uv).astype(np.int64)
+    resid = np.sqrt(np.square(uv - nearest).sum(axis=1))
+    close = np.flatnonzero(resid <= reach)
+    close = close[np.argsort(resid[close], kind="stable")]
+    # the closest point of each lattice point: first of each key in that order
+    keys = nearest[close]
+    _, first = np.unique(keys[:, 1] * 1_000_003 + keys[:, 0], return_index=True)
+    won = close[np.sort(first)]
+    return Placement(won, nearest[won][:, ::-1], resid[won])
+
+
 def fit_homography(points: np.ndarray, pixels: np.ndarray) -> np.ndarray:
     """Homography (least squares) taking lattice ``points`` (col, row) to ``pixels`` (x, y)."""
     src = np.asarray(points, dtype=np.float64)
@@ -209,15 +226,7 @@ def lattice_from(seed_group: list[Blob], pool: Pool) -> Lattice | None:
                 uv = apply_homography(np.linalg.inv(homography), xy)
             except np.linalg.LinAlgError:
                 return Placement.none()
-        nearest = np.round(uv).astype(np.int64)
-        resid = np.sqrt(np.square(uv - nearest).sum(axis=1))
-        close = np.flatnonzero(resid <= tol)
-        close = close[np.argsort(resid[close], kind="stable")]
-        # the closest point of each lattice point: first of each key in that order
-        keys = nearest[close]
-        _, first = np.unique(keys[:, 1] * 1_000_003 + keys[:, 0], return_index=True)
-        won = close[np.sort(first)]
-        return Placement(won, nearest[won][:, ::-1], resid[won])
+        return on_points(uv, tol)
 
     placed = assign(pts, None, SEED_REACH)
     if len(placed.won) < 3:

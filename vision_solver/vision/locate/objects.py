@@ -32,7 +32,7 @@ import numpy as np
 
 from ..colour import SAME_COLOUR
 from ..geometry import apply_homography, clockwise_convex
-from .lattice import ALONG, Lattice, fit_homography
+from .lattice import ALONG, Lattice, fit_homography, on_points
 from .segment import Blob
 
 #: The ground under an object is the median over a window this share of the
@@ -176,16 +176,12 @@ def _steps(points: np.ndarray, i: int) -> tuple[np.ndarray, np.ndarray] | None:
 
 
 def _assign(uv: np.ndarray, allowed: np.ndarray) -> dict[tuple[int, int], int]:
-    """(row, col) -> index of the point closest to it, among points within REACH of one."""
-    nearest = np.round(uv).astype(np.int64)
-    resid = np.hypot(*(uv - nearest).T)
-    chosen: dict[tuple[int, int], int] = {}
-    for i in np.argsort(resid).tolist():
-        if not allowed[i] or resid[i] > REACH:
-            continue
-        key = (int(nearest[i, 1]), int(nearest[i, 0]))
-        chosen.setdefault(key, i)
-    return chosen
+    """(row, col) -> index of the point closest to it, among the ``allowed`` points within
+    REACH of one (``lattice.on_points``)."""
+    candidates = np.flatnonzero(allowed)
+    placed = on_points(uv[candidates], REACH)
+    won = candidates[placed.won]
+    return {(r, c): i for (r, c), i in zip(placed.keys.tolist(), won.tolist(), strict=True)}
 
 
 def _grow(points: np.ndarray, seed: int) -> tuple[dict[tuple[int, int], int], np.ndarray] | None:
