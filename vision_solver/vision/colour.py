@@ -33,6 +33,13 @@ SAME_COLOUR = 8.0
 SAME_PAINT = 5.0
 
 
+def lab_on_scale(bgr: np.ndarray) -> np.ndarray:
+    """A BGR image (8-bit) in L*a*b* on the reader's scale, float32 (L* on 0..100)."""
+    lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB).astype(np.float32)
+    lab[..., 0] /= L_STORED
+    return lab
+
+
 def on_scale(lab8: np.ndarray) -> np.ndarray:
     """Colours ``(..., 3)`` read off an 8-bit Lab image, on the reader's scale (float64)."""
     colours = np.array(lab8, dtype=np.float64)

@@ -91,9 +91,13 @@ class CellStack:
         row = Grid(1, grid.cols, grid.homography, grid.corners).with_homography(grid.homography)
         return row.rectify(self.image, cell_px)
 
+    @property
+    def features_px(self) -> int:
+        """The pixels a cell the features are taken at: CELL_PX, half that on large boards."""
+        return CELL_PX // 2 if self.grid.rows * self.grid.cols > SMALL_BOARD else CELL_PX
+
     @cached_property
     def features(self) -> np.ndarray:
         """``cell_features`` of every cell: what reading and learning compare."""
-        grid = self.grid
-        cell_px = CELL_PX // 2 if grid.rows * grid.cols > SMALL_BOARD else CELL_PX
+        grid, cell_px = self.grid, self.features_px
         return cell_features(self.board(cell_px), grid.rows, grid.cols, grid.tile, cell_px)

@@ -38,10 +38,11 @@ import cv2
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
-from ..colour import L_STORED
+from ..colour import lab_on_scale
 from ..grid import Grid
 from .benches import NOT_FLAT_INK
-from .cells import CELL_PX, SMALL_BOARD, CellStack
+from .cells import CellStack
+from .turns import cell_lab
 
 #: A cell's window, in widths of the cell at its centre: this far either side
 #: of the centre, this far above it (the object and its raised parts) and
@@ -175,15 +176,7 @@ def _cells_lab(stack: CellStack) -> np.ndarray:
     """``(cells, size, size, 3)`` float32: the rectified cells in L*a*b* (L* on 0..100), at
     the size the cells' features were taken (that board is made already)."""
     grid = stack.grid
-    board = stack.board(CELL_PX // 2 if grid.rows * grid.cols > SMALL_BOARD else CELL_PX)
-    size = board.shape[0] // grid.rows
-    lab = cv2.cvtColor(board, cv2.COLOR_BGR2LAB).astype(np.float32)
-    lab[..., 0] /= L_STORED
-    return (
-        lab.reshape(grid.rows, size, grid.cols, size, 3)
-        .transpose(0, 2, 1, 3, 4)
-        .reshape(grid.rows * grid.cols, size, size, 3)
-    )
+    return cell_lab(stack.board(stack.features_px), grid.rows, grid.cols)
 
 
 def _ring(size: int) -> np.ndarray:
@@ -272,8 +265,7 @@ def object_maps(image: np.ndarray, grid: Grid, floor: np.ndarray) -> np.ndarray:
     x1 = int(min(w, np.ceil(corners[:, 0].max() + spread)))
     y0 = int(max(0, np.floor(corners[:, 1].min() - 2 * spread)))
     y1 = int(min(h, np.ceil(corners[:, 1].max() + spread)))
-    lab = cv2.cvtColor(image[y0:y1, x0:x1], cv2.COLOR_BGR2LAB).astype(np.float32)
-    lab[..., 0] /= L_STORED
+    lab = lab_on_scale(image[y0:y1, x0:x1])
     rows, cols = grid.rows, grid.cols
     v, u = np.mgrid[0:rows, 0:cols] + 0.5
     centres = grid.to_image(np.stack([u, v], axis=-1)).reshape(-1, 2) - [x0, y0]
@@ -462,8 +454,7 @@ def top_views(stack: CellStack, floor: np.ndarray) -> np.ndarray:
     colour; row-major."""
     grid = stack.grid
     board = grid.rectify(stack.image, TOP_VIEW_PX, margin=TOP_VIEW_MARGIN)
-    lab = cv2.cvtColor(board, cv2.COLOR_BGR2LAB).astype(np.float32)
-    lab[..., 0] /= L_STORED
+    lab = lab_on_scale(board)
     ink = np.sqrt(np.square(lab - floor).sum(axis=2))
     size = TOP_VIEW_PX + 2 * int(round(TOP_VIEW_MARGIN * TOP_VIEW_PX))
     return np.stack(

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from ..colour import L_STORED
+from ..colour import lab_on_scale
 from .glyphs import HOLLOW, overlap
 
 #: The template is the middle of a cell, this share of it cut off each side
@@ -122,10 +122,7 @@ def cell_lab(
     stack = stack.reshape(rows * cols, size, size, 3)
     if cells is not None:
         stack = stack[cells]
-    lab = cv2.cvtColor(stack.reshape(-1, size, 3), cv2.COLOR_BGR2LAB).astype(np.float32)
-    lab = lab.reshape(stack.shape)
-    lab[..., 0] /= L_STORED  # onto the one colour scale
-    return lab
+    return lab_on_scale(stack.reshape(-1, size, 3)).reshape(stack.shape)
 
 
 def ink_maps(
