@@ -6,18 +6,19 @@ import numpy as np
 import pytest
 from synth.photo import is_tuning, photo_scene
 
-from vision_solver.vision.locate import locate_board
+from vision_solver.vision.locate import locate_as_seen
 from vision_solver.vision.locate.target import rest_of_picture, tilted
 
 
 def _located(seed: int, competitor: str) -> tuple:
-    """A tuning-side photo with ``competitor`` in view, located: its board must be found with
-    the right size and corners within 1% of the diagonal.  (location, trace)"""
+    """A tuning-side photo with ``competitor`` in view, located as it stands (no plane warped
+    square-on: the scenery is weighed there): its board must be found with the right size and
+    corners within 1% of the diagonal.  (location, trace)"""
     assert is_tuning(seed)
     scene = photo_scene(seed, "competing")
     assert scene.competitor == competitor
     trace: list = []
-    found = locate_board(scene.image, trace)
+    found = locate_as_seen(scene.image, trace)
     assert found, found
     assert (found.rows, found.cols) == scene.cells.shape
     diagonal = float(np.linalg.norm(scene.corners[2] - scene.corners[0]))

@@ -60,6 +60,7 @@ from .judge import (
 from .lattice import Lattice, Pool, lattice_from, without
 from .objects import extend_lattice, object_board
 from .scenery import tiled_floor
+from .screen import PLANE_TILT, plane_quad, rectify
 from .segment import (
     COARSE_SIDE,
     MAX_SIDE,
@@ -74,7 +75,7 @@ from .segment import (
 )
 from .target import ASIDE_CELLS, REST_FOUND, REST_SIDE, moved, rest_of_picture, tilted
 
-__all__ = ["BoardLocation", "Candidate", "NotFound", "board_at", "locate_board"]
+__all__ = ["BoardLocation", "Candidate", "NotFound", "board_at", "locate_as_seen", "locate_board"]
 
 #: A board in a frame is looked for once the first FRAME_AFTER stages found
 #: no complete board of tiles (most tile boards end the search by then).
@@ -243,14 +244,36 @@ def locate_board(image: np.ndarray, trace: Trace = None) -> BoardLocation | NotF
     """Find the board in a BGR image: its outer corners and grid homography.
 
     ``trace``, a list, gets a ``Candidate`` for every lattice and framed board
-    the search weighed (the answer is the same with or without it).  In a
-    photo (the board found is seen at an angle), a board of many cells found
-    wholly in an outer band of the picture gives way to a board mostly found
-    in the rest of it (``target``: a keyboard in front of the monitor is not
-    the player's target).
+    the search weighed (the answer is the same with or without it).  A photo
+    of a screen or a toy shows a large plane seen at an angle (``screen``):
+    the board is looked for on it warped square-on first, and a board found
+    there whole is the answer.  Otherwise the photo is searched as it stands
+    (``locate_as_seen``) and the plane's board is kept when that search found
+    a board off the plane (a picture on the wall, a keyboard) or fewer cells
+    of it (``_plane_rather``).
     """
     if image.ndim != 3 or image.shape[2] != 3:
         return NotFound(f"expected an H x W x 3 colour image, not shape {image.shape}")
+    quad = plane_quad(image)
+    on_plane = None
+    if quad is not None and tilted(quad, PLANE_TILT) and rest_of_picture(quad, image.shape) is None:
+        on_plane = _on_plane(image, quad, trace)
+        if on_plane is not None and on_plane.confidence >= 1.0:
+            return on_plane  # every cell of a board on the plane found
+    found = locate_as_seen(image, trace)
+    if on_plane is not None and quad is not None and _plane_rather(on_plane, found, quad):
+        return on_plane
+    return found
+
+
+def locate_as_seen(image: np.ndarray, trace: Trace = None) -> BoardLocation | NotFound:
+    """``locate_board`` in the picture as it stands (no plane warped square-on).
+
+    In a photo (the board found is seen at an angle), a board of many cells
+    found wholly in an outer band of the picture gives way to a board mostly
+    found in the rest of it (``target``: a keyboard in front of the monitor is
+    not the player's target).
+    """
     found = _locate(image, trace)
     rest = None
     if found and found.rows * found.cols >= ASIDE_CELLS:
@@ -269,8 +292,45 @@ def locate_board(image: np.ndarray, trace: Trace = None) -> BoardLocation | NotF
     return found
 
 
+def _plane_rather(
+    on_plane: BoardLocation, found: BoardLocation | NotFound, quad: np.ndarray
+) -> bool:
+    """True when the board found on the plane (``quad``) is a better answer than ``found``
+    in the photo as it stands: that one lies off the plane (its centre outside: a keyboard,
+    a picture on the wall) or holds fewer cells (a row lost to the perspective, to moire)."""
+    if not found:
+        return True
+    centre = found.corners.mean(axis=0)
+    outline_px = quad.astype(np.float32)
+    if cv2.pointPolygonTest(outline_px, (float(centre[0]), float(centre[1])), False) < 0:
+        return True
+    return on_plane.rows * on_plane.cols > found.rows * found.cols
+
+
+def _on_plane(image: np.ndarray, quad: np.ndarray, trace: Trace) -> BoardLocation | None:
+    """The board found on a plane seen at an angle (``quad``: a monitor's screen, a toy's
+    case: ``screen``) warped square-on, in the photo's pixels; None when there is none."""
+    plane = rectify(image, quad)
+    seen: list[Candidate] | None = [] if trace is not None else None
+    found = _locate(plane.image, seen)
+    if trace is not None and seen:
+        for candidate in seen:
+            corners = apply_homography(plane.to_photo, candidate.corners)
+            trace.append(
+                dataclasses.replace(candidate, corners=corners, source=f"plane {candidate.source}")
+            )
+    if not found:
+        return None
+    homography = plane.to_photo @ found.homography
+    return dataclasses.replace(
+        found,
+        corners=apply_homography(plane.to_photo, found.corners),
+        homography=homography / homography[2, 2],
+    )
+
+
 def _locate(image: np.ndarray, trace: Trace) -> BoardLocation | NotFound:
-    """``locate_board`` without the second look at a photo's target."""
+    """``locate_as_seen`` without the second look at a photo's target."""
     # Coarse first (fast).  When that finds nothing convincing (tiny cells, a
     # tiny or gappy board), look again at full detail: first around what the
     # coarse pass found, then over the whole image; keep what holds more cells.

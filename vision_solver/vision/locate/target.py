@@ -33,11 +33,12 @@ ASIDE_CELLS = 50
 REST_FOUND, REST_SIDE = 0.9, 3
 
 
-def tilted(corners: np.ndarray) -> bool:
-    """True when an edge of the outline (TL, TR, BR, BL) turns from the picture's axes."""
+def tilted(corners: np.ndarray, degrees: float = TILTED_DEGREES) -> bool:
+    """True when an edge of the outline (TL, TR, BR, BL) turns from the picture's axes by
+    more than ``degrees``."""
     edges = np.roll(corners, -1, axis=0) - corners
     angles = np.degrees(np.arctan2(edges[:, 1], edges[:, 0])) % 90.0
-    return bool(np.any(np.minimum(angles, 90.0 - angles) > TILTED_DEGREES))
+    return bool(np.any(np.minimum(angles, 90.0 - angles) > degrees))
 
 
 def rest_of_picture(

@@ -1,0 +1,96 @@
+"""A photographed screen or toy: the large plane seen at an angle is found and warped square-on."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+from synth.photo import apply, is_tuning, photo_scene
+
+from vision_solver.vision.locate import locate_board
+from vision_solver.vision.locate.screen import PLANE_TILT, RECTIFIED_MARGIN, plane_quad, rectify
+from vision_solver.vision.locate.target import tilted
+from vision_solver.vision.pipeline import read_board
+
+
+def _turned_quad(centre: tuple[float, float], size: tuple[float, float], degrees: float):
+    """A w x h rectangle turned by ``degrees`` about ``centre`` (TL, TR, BR, BL)."""
+    w, h = size
+    box = np.array([[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]])
+    turn = np.radians(degrees)
+    rotation = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]])
+    return box @ rotation.T + np.array(centre)
+
+
+def test_a_turned_screen_in_a_room_is_found_within_half_a_percent() -> None:
+    room = np.full((900, 1200, 3), (90, 120, 150), np.uint8)
+    cv2.rectangle(room, (30, 40), (200, 300), (200, 220, 230), -1)  # a picture on the wall
+    monitor = _turned_quad((650, 450), (800, 500), 12.0)
+    cv2.fillConvexPoly(room, np.round(monitor).astype(np.int32), (30, 30, 30))
+    quad = plane_quad(room)
+    assert quad is not None
+    assert np.abs(quad - monitor).max() < 0.005 * 1200  # it is only warped square-on
+    assert tilted(quad, PLANE_TILT)
+
+
+def test_a_title_bar_or_a_plane_cut_by_the_picture_edge_is_no_plane() -> None:
+    page = np.full((500, 450, 3), 240, np.uint8)
+    bar = _turned_quad((225, 50), (380, 46), 4.0)  # long and thin: a window's title bar
+    cv2.fillConvexPoly(page, np.round(bar).astype(np.int32), (60, 60, 60))
+    assert plane_quad(page) is None
+    desk = np.full((600, 800, 3), 200, np.uint8)
+    cv2.fillConvexPoly(desk, np.array([[0, 300], [799, 250], [799, 599], [0, 599]]), (40, 80, 120))
+    assert plane_quad(desk) is None
+
+
+def test_the_rectified_plane_is_upright_with_its_margin() -> None:
+    quad = np.array([[100.0, 120.0], [700.0, 60.0], [740.0, 500.0], [80.0, 430.0]])
+    photo = np.zeros((600, 800, 3), np.uint8)
+    cv2.fillConvexPoly(photo, np.round(quad).astype(np.int32), (255, 255, 255))
+    plane = rectify(photo, quad)
+    back = cv2.perspectiveTransform(quad.reshape(1, 4, 2), np.linalg.inv(plane.to_photo)).reshape(
+        4, 2
+    )
+    height, width = plane.image.shape[:2]
+    margin = RECTIFIED_MARGIN * max(width, height) / (1 + 2 * RECTIFIED_MARGIN)
+    # TL and BR land on the margin's inner corners: the plane upright, the margin all round
+    assert np.allclose(back[0], [margin, margin], atol=1.5)
+    assert np.allclose(back[2], [width - margin, height - margin], atol=1.5)
+    assert np.allclose(back[1], [back[2][0], back[0][1]], atol=1e-6)
+    assert plane.image[int(height / 2), int(width / 2)].min() == 255  # the plane's inside
+    assert plane.image[2, 2].max() == 0  # the photo around it
+
+
+#: Tuning-side monitor photos whose board the photo as it stands lost: to a picture on the
+#: wall (80: a 3x3 lattice), by a row or more (60, 96, 140), or found none (104).
+MONITOR_SEEDS = [60, 80, 96, 104, 140]
+
+
+@pytest.mark.parametrize("seed", MONITOR_SEEDS)
+def test_a_board_on_a_photographed_monitor_is_read_on_its_screen(seed: int) -> None:
+    assert is_tuning(seed)
+    scene = photo_scene(seed, "monitor")
+    trace: list = []
+    reading = read_board(scene.image, looks=[], trace=trace)
+    assert reading.puzzle == scene.puzzle
+    assert np.array_equal(reading.cells, scene.cells)
+    diagonal = float(np.linalg.norm(scene.corners[2] - scene.corners[0]))
+    assert np.linalg.norm(reading.grid.corners - scene.corners, axis=1).mean() < 0.01 * diagonal
+    # what the search weighed on the screen is shown where it lies in the photo
+    on_plane = [c for c in trace if c.source.startswith("plane")]
+    assert any(
+        (c.rows, c.cols) == scene.cells.shape
+        and np.linalg.norm(c.corners - scene.corners, axis=1).mean() < 0.05 * diagonal
+        for c in on_plane
+    )
+
+
+def test_the_board_homography_maps_into_the_photo_through_the_plane() -> None:
+    scene = photo_scene(80, "monitor")
+    found = locate_board(scene.image)
+    rows, cols = found.rows, found.cols
+    centres = np.array([[c + 0.5, r + 0.5] for r in range(rows) for c in range(cols)])
+    ours = cv2.perspectiveTransform(centres.reshape(1, -1, 2), found.homography).reshape(-1, 2)
+    truth = apply(scene.homography, centres)
+    cell = np.linalg.norm(truth[1] - truth[0])
+    assert np.abs(ours - truth).max() < 0.25 * cell

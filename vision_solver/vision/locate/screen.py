@@ -1,0 +1,119 @@
+"""A photographed screen (or a toy's case): the large plane the board lies on, seen at an angle.
+
+A phone photo of a monitor shows the screen as a convex quadrilateral with
+straight edges (the bezel's outer and inner edge) lying wholly in the
+picture; a toy on a table shows its case so.  Warped square-on, the plane
+is a screenshot again: the board's cells are upright and of one size, and
+the room around it (wall pictures, a desk, a keyboard) is gone.  The locate
+stage looks for the board on that rectified plane first
+(``plane_quad``, ``rectify``) and maps what it finds back into the photo.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from ..geometry import clockwise_convex, clockwise_from_top_left
+
+#: Quadrilaterals are looked for in the photo scaled so its longer side is this.
+QUAD_SIDE = 640
+#: Smoothing (work pixels) before the edges are found: a screen's moire and a
+#: table's grain make no long straight edges.
+QUAD_BLUR = 1.5
+#: Canny's hysteresis thresholds on each 8-bit Lab channel.
+EDGE_LOW, EDGE_HIGH = 20, 50
+#: A plane is a quadrilateral covering at least this share of the picture,
+#: every edge of it at least QUAD_EDGE of the picture's shorter side (a
+#: window's title bar is no plane) ...
+QUAD_SHARE, QUAD_EDGE = 0.08, 0.2
+#: ... whose outline, its contour's convex hull simplified to within this
+#: share of its perimeter, has four corners ...
+QUAD_TOLERANCE = 0.02
+#: ... every one at least this many work pixels inside the picture (a plane
+#: cut by the picture's edge, a floor or a desk, is no screen).
+QUAD_INSIDE = 3
+#: A plane is seen at an angle (a photo's) when an edge of it turns from the
+#: picture's axes by more than this many degrees: more than a board's outline
+#: (``target.TILTED_DEGREES``), as the corners of a window's rounded outline,
+#: found on the small picture, wander by a pixel or two.
+PLANE_TILT = 3.0
+#: The rectified plane keeps this share of its side around it (the board
+#: may reach the plane's edge: a toy's keys near its case's rim).
+RECTIFIED_MARGIN = 0.05
+#: The rectified plane's longer side is at most this many pixels.
+RECTIFIED_SIDE = 2000
+
+
+@dataclass(frozen=True)
+class Rectified:
+    """A plane warped square-on: its ``image`` and the homography back into the photo."""
+
+    image: np.ndarray
+    to_photo: np.ndarray  # rectified pixels -> photo pixels
+
+
+def plane_quad(image: np.ndarray) -> np.ndarray | None:
+    """The largest quadrilateral plane wholly inside a BGR photo (TL, TR, BR, BL), or None."""
+    height, width = image.shape[:2]
+    scale = QUAD_SIDE / max(height, width)
+    small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    small = cv2.GaussianBlur(small, (0, 0), QUAD_BLUR)
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
+    edges = np.zeros(small.shape[:2], np.uint8)
+    for channel in cv2.split(lab):
+        edges |= cv2.Canny(channel, EDGE_LOW, EDGE_HIGH)
+    edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
+    contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+    small_h, small_w = small.shape[:2]
+    best, best_area = None, QUAD_SHARE * small_h * small_w
+    for contour in contours:
+        hull = cv2.convexHull(contour)
+        area = cv2.contourArea(hull)
+        if area < best_area:
+            continue
+        corners = cv2.approxPolyDP(hull, QUAD_TOLERANCE * cv2.arcLength(hull, True), True)
+        if len(corners) != 4:
+            continue
+        quad = corners.reshape(4, 2).astype(np.float64)
+        low, high = quad.min(axis=0), quad.max(axis=0)
+        if np.any(low < QUAD_INSIDE) or np.any(
+            high > [small_w - 1 - QUAD_INSIDE, small_h - 1 - QUAD_INSIDE]
+        ):
+            continue
+        quad = clockwise_from_top_left(quad)
+        edges = np.linalg.norm(np.roll(quad, -1, axis=0) - quad, axis=1)
+        if clockwise_convex(quad) and edges.min() >= QUAD_EDGE * min(small_h, small_w):
+            best, best_area = quad, area
+    return None if best is None else (best + 0.5) / scale - 0.5
+
+
+def rectify(image: np.ndarray, quad: np.ndarray) -> Rectified:
+    """The plane inside ``quad`` (TL, TR, BR, BL) warped square-on, with a margin around it."""
+    width = max(np.linalg.norm(quad[1] - quad[0]), np.linalg.norm(quad[2] - quad[3]))
+    height = max(np.linalg.norm(quad[3] - quad[0]), np.linalg.norm(quad[2] - quad[1]))
+    margin = RECTIFIED_MARGIN * max(width, height)
+    scale = min(1.0, RECTIFIED_SIDE / (max(width, height) + 2 * margin))
+    inner = (
+        np.array(
+            [
+                [margin, margin],
+                [margin + width, margin],
+                [margin + width, margin + height],
+                [margin, margin + height],
+            ]
+        )
+        * scale
+    )
+    to_photo = cv2.getPerspectiveTransform(inner.astype(np.float32), quad.astype(np.float32))
+    size = (int(np.ceil((width + 2 * margin) * scale)), int(np.ceil((height + 2 * margin) * scale)))
+    plane = cv2.warpPerspective(
+        image,
+        to_photo,
+        size,
+        flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
+    return Rectified(plane, to_photo.astype(np.float64))
