@@ -18,6 +18,7 @@ board says what decided which of its states is lit (``lit_by``);
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 
@@ -30,8 +31,8 @@ from .benches import NOT_FLAT_INK, bench_readings, objects_on_grass, read_benche
 from .cells import CellStack
 from .glyphs import cell_glyphs, looks_like_glyphs, read_glyphs
 from .lights import LIT, Lit, LitBy, read_lights, read_with_look
-from .objects3d import holds_objects, read_objects
-from .turns import TURNED_CELLS, read_turns
+from .objects3d import ObjectReading, holds_objects, read_objects, turns_split_as_looks
+from .turns import TURNED_CELLS, TurnReading, read_turns
 
 __all__ = ["LIT", "CellReading", "CellStack", "Lit", "LitBy", "learn_from_board", "read_cells"]
 
@@ -103,6 +104,11 @@ def read_cells(
                     finer=lambda: stack.board(FINER_PX),
                 )
             if turns is not None and (puzzle == PuzzleKind.arrows or turns.varied):
+                objects = _objects_rather(stack, turns, grass)
+                if objects is not None:
+                    return CellReading(
+                        PuzzleKind.arrows, objects.cells, objects.confidence, "generic"
+                    )
                 return CellReading(PuzzleKind.arrows, turns.cells, turns.confidence, "generic")
         glyphs = None
         if pointing():
@@ -124,6 +130,20 @@ def read_cells(
         stack.features, lit, glows=lambda: _emits_light(image, grid)
     )
     return CellReading(PuzzleKind.lights, cells, confidence, "generic", lit_by)
+
+
+def _objects_rather(
+    stack: CellStack, turns: TurnReading, grass: Callable[[], bool]
+) -> ObjectReading | None:
+    """The board read as 3-D objects instead of by its ``turns``: when its turns are not sure
+    (fewer than TURNED_CELLS of its cells read clearly), it holds objects on a floor, and
+    its turns cut across the groups its cells' looks fall into (``turns_split_as_looks``).
+    None when the turns stand (or the object reader declines the board)."""
+    if turns.turned >= TURNED_CELLS or not (grass() or holds_objects(stack)):
+        return None
+    if turns_split_as_looks(stack, turns.cells):
+        return None
+    return read_objects(stack)
 
 
 #: Benches on grass read one by one (``read_benches``, built for the moon-legend
