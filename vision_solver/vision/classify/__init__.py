@@ -136,14 +136,42 @@ def _objects_rather(
     stack: CellStack, turns: TurnReading, grass: Callable[[], bool]
 ) -> ObjectReading | None:
     """The board read as 3-D objects instead of by its ``turns``: when its turns are not sure
-    (fewer than TURNED_CELLS of its cells read clearly), it holds objects on a floor, and
-    its turns cut across the groups its cells' looks fall into (``turns_split_as_looks``).
-    None when the turns stand (or the object reader declines the board)."""
-    if turns.turned >= TURNED_CELLS or not (grass() or holds_objects(stack)):
+    (fewer than TURNED_CELLS of its cells read clearly), it is seen obliquely (``_oblique``:
+    raised objects seen square-on are their quarter turns), it holds objects on a floor, and
+    either its cells hardly tell which turn is "up" (their votes' margin under CLOSE_VOTE:
+    a chair has no arrowhead) or its turns cut across the groups its cells' looks fall into
+    (``turns_split_as_looks``).  None when the turns stand (or the object reader declines
+    the board)."""
+    if turns.turned >= TURNED_CELLS or not _oblique(stack.grid):
         return None
-    if turns_split_as_looks(stack, turns.cells):
+    if not (grass() or holds_objects(stack)):
+        return None
+    if turns.offset_margin >= CLOSE_VOTE and turns_split_as_looks(stack, turns.cells):
         return None
     return read_objects(stack)
+
+
+#: A board is seen obliquely when two opposite edges of it differ in length by this factor
+#: or more (as a log): the far edge of a tilted board is the shorter.  Measured: the
+#: made-up chairs under a tilted camera (10 to 40 degrees) 0.057 and more; screenshots of
+#: arrow boards as located 0.014 at most.
+OBLIQUE = 0.03
+
+
+def _oblique(grid: Grid) -> bool:
+    """The board is seen by a tilted camera: opposite edges differ in length (OBLIQUE)."""
+    top, right, bottom, left = (
+        float(np.linalg.norm(grid.corners[(i + 1) % 4] - grid.corners[i])) for i in range(4)
+    )
+    return max(abs(np.log(top / bottom)), abs(np.log(left / right))) >= OBLIQUE
+
+
+#: A board that holds objects, whose turns are read but whose cells' votes for the turn that
+#: is "up" (``turns._offset``) are this close or closer (the winner's share of them less the
+#: runner-up's), is read as 3-D objects.  Measured on the tuning looks: arrow glyphs on a
+#: shared floor 0.29 and more (0.48 and more on their true grids); chairs the turn reader
+#: reads 0.06 to 0.68 (its offset wrong at 0.06).
+CLOSE_VOTE = 0.15
 
 
 #: Benches on grass read one by one (``read_benches``, built for the moon-legend
