@@ -8,10 +8,15 @@ import pytest
 from synth.wild import wild_scene
 
 from vision_solver.rules import PuzzleKind
-from vision_solver.vision.classify import read_cells
+from vision_solver.vision.classify import _oblique, read_cells
 from vision_solver.vision.classify.cells import CellStack
-from vision_solver.vision.classify.objects3d import holds_objects, read_objects
-from vision_solver.vision.pipeline import place_grid
+from vision_solver.vision.classify.objects3d import (
+    holds_objects,
+    read_objects,
+    turns_split_as_looks,
+)
+from vision_solver.vision.classify.turns import read_turns
+from vision_solver.vision.pipeline import place_grid, read_board
 
 
 def _stack(seed: int, family: str):
@@ -68,3 +73,42 @@ def test_a_grid_of_two_states_is_no_board_of_objects():
     grid = place_grid(image, (5, 5), corners.astype(np.float64))
     assert read_objects(CellStack(image, grid)) is None
     assert read_cells(image, grid, "auto", looks=[]).puzzle == PuzzleKind.lights
+
+
+@pytest.mark.parametrize("seed", [28, 144])
+def test_chairs_the_turn_reader_misreads_are_read_as_objects(seed):
+    """Tuning-side chairs whose quarter turns the turn reader matches anyway (9 of 15 and 8 of
+    12 cells wrong): its turns cut across the cells' groups of look-alikes, so ``auto``
+    reads the board as 3-D objects, every cell right."""
+    stack, cells = _stack(seed, "chairs-3d")
+    turns = read_turns(stack.board(), stack.grid.rows, stack.grid.cols)
+    assert turns is not None and (turns.cells != cells).sum() >= cells.size // 3
+    assert not turns_split_as_looks(stack, turns.cells)
+    reading = read_cells(stack.image, stack.grid, "auto", looks=[])
+    assert reading.cells.tolist() == cells.tolist()
+
+
+@pytest.mark.parametrize("seed", [0, 4])
+def test_flat_arrows_on_a_shared_floor_keep_their_turns(seed):
+    """Arrow glyphs on one floor hold an 'object' in every cell, but their turns split the
+    cells as their looks do: the turns stand (and the truth does too)."""
+    stack, cells = _stack(seed, "arrow-glyph-any")
+    assert holds_objects(stack)
+    assert turns_split_as_looks(stack, cells)
+    assert not turns_split_as_looks(stack, (cells + np.arange(cells.size).reshape(cells.shape)) % 4)
+
+
+def test_chairs_whose_turns_hardly_say_which_is_up_are_read_as_objects():
+    """Tuning-side chairs as located: the turn reader groups the cells right but its cells'
+    arrowhead votes for "up" are a close call (a chair has no arrowhead) and it read every
+    cell a half turn off; read as 3-D objects, every cell is right."""
+    scene = wild_scene(128, "chairs-3d")
+    reading = read_board(scene.image, looks=[])
+    assert reading.cells.tolist() == scene.cells.tolist()
+
+
+def test_only_a_board_seen_by_a_tilted_camera_is_oblique():
+    stack, _ = _stack(20, "chairs-3d")
+    assert _oblique(stack.grid)
+    stack, _ = _stack(0, "arrow-glyph-any")
+    assert not _oblique(stack.grid)

@@ -18,6 +18,7 @@ board says what decided which of its states is lit (``lit_by``);
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 
@@ -30,8 +31,8 @@ from .benches import NOT_FLAT_INK, bench_readings, objects_on_grass, read_benche
 from .cells import CellStack
 from .glyphs import cell_glyphs, looks_like_glyphs, read_glyphs
 from .lights import LIT, Lit, LitBy, read_lights, read_with_look
-from .objects3d import holds_objects, read_objects
-from .turns import TURNED_CELLS, read_turns
+from .objects3d import ObjectReading, holds_objects, read_objects, turns_split_as_looks
+from .turns import TURNED_CELLS, TurnReading, read_turns
 
 __all__ = ["LIT", "CellReading", "CellStack", "Lit", "LitBy", "learn_from_board", "read_cells"]
 
@@ -103,6 +104,11 @@ def read_cells(
                     finer=lambda: stack.board(FINER_PX),
                 )
             if turns is not None and (puzzle == PuzzleKind.arrows or turns.varied):
+                objects = _objects_rather(stack, turns, grass)
+                if objects is not None:
+                    return CellReading(
+                        PuzzleKind.arrows, objects.cells, objects.confidence, "generic"
+                    )
                 return CellReading(PuzzleKind.arrows, turns.cells, turns.confidence, "generic")
         glyphs = None
         if pointing():
@@ -124,6 +130,48 @@ def read_cells(
         stack.features, lit, glows=lambda: _emits_light(image, grid)
     )
     return CellReading(PuzzleKind.lights, cells, confidence, "generic", lit_by)
+
+
+def _objects_rather(
+    stack: CellStack, turns: TurnReading, grass: Callable[[], bool]
+) -> ObjectReading | None:
+    """The board read as 3-D objects instead of by its ``turns``: when its turns are not sure
+    (fewer than TURNED_CELLS of its cells read clearly), it is seen obliquely (``_oblique``:
+    raised objects seen square-on are their quarter turns), it holds objects on a floor, and
+    either its cells hardly tell which turn is "up" (their votes' margin under CLOSE_VOTE:
+    a chair has no arrowhead) or its turns cut across the groups its cells' looks fall into
+    (``turns_split_as_looks``).  None when the turns stand (or the object reader declines
+    the board)."""
+    if turns.turned >= TURNED_CELLS or not _oblique(stack.grid):
+        return None
+    if not (grass() or holds_objects(stack)):
+        return None
+    if turns.offset_margin >= CLOSE_VOTE and turns_split_as_looks(stack, turns.cells):
+        return None
+    return read_objects(stack)
+
+
+#: A board is seen obliquely when two opposite edges of it differ in length by this factor
+#: or more (as a log): the far edge of a tilted board is the shorter.  Measured: the
+#: made-up chairs under a tilted camera (10 to 40 degrees) 0.057 and more; screenshots of
+#: arrow boards as located 0.014 at most.
+OBLIQUE = 0.03
+
+
+def _oblique(grid: Grid) -> bool:
+    """The board is seen by a tilted camera: opposite edges differ in length (OBLIQUE)."""
+    top, right, bottom, left = (
+        float(np.linalg.norm(grid.corners[(i + 1) % 4] - grid.corners[i])) for i in range(4)
+    )
+    return max(abs(np.log(top / bottom)), abs(np.log(left / right))) >= OBLIQUE
+
+
+#: A board that holds objects, whose turns are read but whose cells' votes for the turn that
+#: is "up" (``turns._offset``) are this close or closer (the winner's share of them less the
+#: runner-up's), is read as 3-D objects.  Measured on the tuning looks: arrow glyphs on a
+#: shared floor 0.29 and more (0.48 and more on their true grids); chairs the turn reader
+#: reads 0.06 to 0.68 (its offset wrong at 0.06).
+CLOSE_VOTE = 0.15
 
 
 #: Benches on grass read one by one (``read_benches``, built for the moon-legend

@@ -121,6 +121,14 @@ GROUPS_ALIKE = 0.6
 #: groups of one state: measured 0.014 on such a capture; the made-up 3-D looks
 #: of the tuning side 0.034 and more (one board of forty -0.06).
 DISTINCT_GROUPS = 0.025
+#: Turns read for a board that may hold objects (``turns.read_turns``) stand only when
+#: they split the cells as their looks do (``turns_split_as_looks``): on a sample of
+#: LOOKS_SAMPLE cells spread over the board, at least this share of them must fall into
+#: the turn their look-alikes are read in.  Measured on the tuning looks (true grid):
+#: arrow boards whose turns are read right 0.94 to 1.00; chairs under a tilted camera that
+#: the turns misread 0.60 and 0.67 (a raised object's turns are no quarter turns).
+LOOKS_AGREE = 0.85
+LOOKS_SAMPLE = 24
 #: Cells seen from above for naming: this many pixels a cell, and this share
 #: of a cell more all round (raised parts lean out of the cell).
 TOP_VIEW_PX = 24
@@ -170,6 +178,32 @@ def read_objects(stack: CellStack) -> ObjectReading | None:
     naming = name_groups(maps, groups, top_views(stack, floor))
     cells = naming[groups].reshape(grid.rows, grid.cols)
     return ObjectReading(cells, _confidence(similar, groups).reshape(cells.shape), groups)
+
+
+def turns_split_as_looks(stack: CellStack, turns: np.ndarray) -> bool:
+    """Whether the ``turns`` read for a board (``(rows, cols)``, by ``turns.read_turns``) split
+    its cells as their looks do.
+
+    Flat glyphs turned a quarter at a time show one look per turn; chairs
+    standing up under a tilted camera show one per direction too, but the
+    quarter turns the turn reader matches them by do not hold, and its turns
+    cut across the groups of look-alikes.  A sample of LOOKS_SAMPLE cells,
+    spread over the board, is grouped by look (as ``read_objects`` groups the
+    board); the turns hold when at least LOOKS_AGREE of the sample lies in the
+    turn most of its group is read in, each group named a turn of its own.
+    """
+    grid = stack.grid
+    count = grid.rows * grid.cols
+    sample = np.unique(np.linspace(0, count - 1, min(count, LOOKS_SAMPLE)).round().astype(int))
+    maps = object_maps(stack.image, grid, floor_colour(stack), sample)
+    groups = group_cells(similarities(maps * _envelope(maps.shape[1:3])[None, :, :, None]))
+    read = turns.ravel()[sample]
+    present = np.unique(groups).tolist()
+    agreeing = max(
+        sum(int(np.sum(read[groups == g] == turn)) for g, turn in zip(present, named, strict=True))
+        for named in itertools.permutations(range(DIRECTIONS), len(present))
+    )
+    return agreeing >= LOOKS_AGREE * len(sample)
 
 
 def _cells_lab(stack: CellStack) -> np.ndarray:
@@ -253,9 +287,12 @@ def holds_objects(stack: CellStack) -> bool:
     return bool(np.mean(on_floor) >= ON_FLOOR and np.mean(held) >= HELD)
 
 
-def object_maps(image: np.ndarray, grid: Grid, floor: np.ndarray) -> np.ndarray:
+def object_maps(
+    image: np.ndarray, grid: Grid, floor: np.ndarray, cells: np.ndarray | None = None
+) -> np.ndarray:
     """``(cells, down, across, CHANNELS)`` float32: each cell's window as (distance from the
-    floor's colour, L*, a and b less the floor's), row-major."""
+    floor's colour, L*, a and b less the floor's), row-major; ``cells`` (row-major indices)
+    picks some cells, all by default."""
     across, down = WINDOW_PX
     corners = grid.corners
     h, w = image.shape[:2]
@@ -272,7 +309,9 @@ def object_maps(image: np.ndarray, grid: Grid, floor: np.ndarray) -> np.ndarray:
     lefts = grid.to_image(np.stack([u - 0.5, v], axis=-1)).reshape(-1, 2)
     rights = grid.to_image(np.stack([u + 0.5, v], axis=-1)).reshape(-1, 2)
     widths = np.linalg.norm(rights - lefts, axis=1)
-    maps = np.empty((rows * cols, down, across, CHANNELS), np.float32)
+    if cells is not None:
+        centres, widths = centres[cells], widths[cells]
+    maps = np.empty((len(centres), down, across, CHANNELS), np.float32)
     for i, ((cx, cy), width) in enumerate(zip(centres, widths, strict=True)):
         scale = across / (2 * WINDOW_SIDE * width)  # window pixels per image pixel
         to_window = np.array(

@@ -97,6 +97,9 @@ class TurnReading:
     cells: np.ndarray
     confidence: np.ndarray
     turned: float
+    #: How clearly the cells' votes name the turn that is "up" (``_offset``): the winning
+    #: direction's share of the votes less the runner-up's (0..1).
+    offset_margin: float = 1.0
 
     @property
     def varied(self) -> bool:
@@ -270,7 +273,7 @@ def _read_maps(
             return CLOSE_CALL
         ordered = np.sort(scores, axis=1)
         margin_scale = min(TURN_MARGIN, float(np.median(ordered[:, -1] - ordered[:, -2])) / 2)
-    offset = _offset(maps, turns)
+    offset, offset_margin = _offset(maps, turns)
     if len(sample) < count:  # the whole board, by the sample's template
         maps = maps_of(None) if every is None else every
         template, turns, scores = _align(maps, template, rounds=1)
@@ -280,7 +283,7 @@ def _read_maps(
     best, second = ordered[:, -1], ordered[:, -2]
     cells = ((offset + turns) % 4).astype(np.int64).reshape(rows, cols)
     confidence = np.clip((best - second) / (2 * margin_scale), 0, 1) * np.clip(best / MATCHES, 0, 1)
-    return TurnReading(cells, confidence.reshape(rows, cols), _turned(scores))
+    return TurnReading(cells, confidence.reshape(rows, cols), _turned(scores), offset_margin)
 
 
 def _sample_may_agree(scores: np.ndarray) -> bool:
@@ -345,8 +348,9 @@ def _align(
     return template, turns, scores
 
 
-def _offset(maps: np.ndarray, turns: np.ndarray) -> int:
-    """The direction the board's object points in the template's frame.
+def _offset(maps: np.ndarray, turns: np.ndarray) -> tuple[int, float]:
+    """The direction the board's object points in the template's frame, and how clearly the
+    votes say so (the winner's share of them less the runner-up's).
 
     Every cell, turned into that frame and enlarged VOTE_SCALE times, votes
     with the way its ink points (``pointing`` of the ink above Otsu's
@@ -362,7 +366,9 @@ def _offset(maps: np.ndarray, turns: np.ndarray) -> int:
             continue
         direction, sure = pointing(mask)
         votes[direction] += sure
-    return int(np.argmax(votes))
+    ordered = np.sort(votes)
+    margin = float((ordered[-1] - ordered[-2]) / ordered.sum()) if ordered.sum() > 0 else 0.0
+    return int(np.argmax(votes)), margin
 
 
 def pointing(mask: np.ndarray) -> tuple[int, float]:
