@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from synth.wild import wild_scene
 
-from vision_solver.vision.locate import locate_board
+from vision_solver.vision.locate import locate_board, objects
 
 #: Corners found within this share of the board's diagonal of the truth.
 CORNER_TOLERANCE = 0.04
@@ -39,3 +39,66 @@ def test_chairs_under_a_tilted_camera_are_located_far_rows_included(seed: int) -
     assert location
     assert (location.rows, location.cols) == scene.cells.shape
     assert _corner_error(location.corners, scene.corners) < CORNER_TOLERANCE
+
+
+@pytest.mark.parametrize("seed", [100, 136, 140])
+def test_benches_in_line_with_the_camera_count_one_a_cell_though_they_merge(seed: int) -> None:
+    """A column of benches seen end-on overlaps on screen into one blob: still one bench a cell."""
+    scene = wild_scene(seed, "benches-grass")
+    location = locate_board(scene.image)
+    assert location
+    assert (location.rows, location.cols) == scene.cells.shape
+    assert _corner_error(location.corners, scene.corners) < CORNER_TOLERANCE
+
+
+@pytest.mark.parametrize("seed", [96, 148])
+def test_benches_that_fall_apart_in_the_mask_count_once(seed: int) -> None:
+    """A bench whose dark seat parts its backrest from its legs is one bench, not two rows."""
+    scene = wild_scene(seed, "benches-grass")
+    location = locate_board(scene.image)
+    assert location
+    assert (location.rows, location.cols) == scene.cells.shape
+    assert _corner_error(location.corners, scene.corners) < CORNER_TOLERANCE
+
+
+def _blobs_on_a_grid(rows: int, cols: int, pitch: int, size: int) -> np.ndarray:
+    """A 0/1 mask of rows x cols square blobs ``size`` wide, ``pitch`` apart, the first at
+    (pitch, pitch), on a ground twice as large (a board is no panel of the view)."""
+    mask = np.zeros((2 * (rows + 1) * pitch, 2 * (cols + 1) * pitch), np.uint8)
+    half = size // 2
+    for r in range(rows):
+        for c in range(cols):
+            y, x = (r + 1) * pitch, (c + 1) * pitch
+            mask[y - half : y + half, x - half : x + half] = 1
+    return mask
+
+
+def _lattice(pitch: float, rows: int, cols: int) -> tuple[np.ndarray, np.ndarray]:
+    """(col, row) -> pixels of points ``pitch`` apart from (pitch, pitch); their (row, col)."""
+    homography = np.array([[pitch, 0.0, pitch], [0.0, pitch, pitch], [0.0, 0.0, 1.0]])
+    keys = np.array([(r, c) for r in range(rows) for c in range(cols)])
+    return homography, keys
+
+
+def test_the_lattice_of_the_objects_has_more_contrast_than_half_or_twice_its_pitch() -> None:
+    mask = _blobs_on_a_grid(5, 5, 40, 24)
+    right = objects.contrast(mask, *_lattice(40, 5, 5))
+    half = objects.contrast(mask, *_lattice(20, 9, 9))
+    twice = objects.contrast(mask, *_lattice(80, 3, 3))
+    assert right > 20  # 25 points full, their gaps empty
+    assert half < 0.5 * right
+    assert twice < 0.5 * right
+
+
+def test_a_chain_of_objects_merged_on_screen_is_cut_into_one_piece_a_cell() -> None:
+    mask = _blobs_on_a_grid(4, 3, 40, 24)
+    mask[40:160, 68:92] = 1  # the middle column's four objects overlap into one tall blob
+    found = objects.objects_in(mask)
+    assert len(found.ids) == 9  # eight objects and the chain
+    homography, keys = _lattice(40, 4, 3)
+    near = np.array([[-1.0, -1.0], [3.0, 4.0]])
+    cut = objects.pieces(found, homography, 0.5 * 24 * 24, near)
+    assert len(cut.points) == 12
+    placed = sorted(map(tuple, np.round(cut.points / 40 - 1).astype(int)))
+    assert placed == sorted((c, r) for r in range(4) for c in range(3))
+    assert cut.whole.sum() == 8  # the chain's pieces are no whole object: their feet are not

@@ -11,6 +11,16 @@ columns converging.  The lattice is grown over the objects' centres from
 the central objects outwards, refitting a homography as it grows, so
 perspective does not have to be guessed at the start (``object_board``).
 
+Objects in line with the camera overlap on screen and merge into one
+component (a column of benches seen end-on), and one object may fall apart
+into two (a dark seat between a backrest and the front legs).  So each
+lattice grown is grown again over the components cut by its cells
+(``pieces``), and of all the lattices grown (from each seed, over centres
+or pieces, each mask) the one kept is the one whose points hold the
+objects and whose gaps do not (``contrast``): a lattice of half the pitch
+has objects in its gaps, one of twice the pitch misses every other line.
+Outer lines that hold nothing are dropped (``_trim_empty``).
+
 The objects are raised, so their centres lie on a plane above the floor;
 their feet (the lowest pixel of each, where it stands on the floor) lie on
 the floor, so the floor's homography is fitted through the feet of the
@@ -42,15 +52,18 @@ GROUND_WINDOW = 0.1
 #: A pixel belongs to an object when it differs from the ground by more than
 #: the median difference plus this many median absolute deviations of it
 #: (grass texture is a few MADs; objects' faces and outlines far more); both
-#: are tried, and the board placing the most objects kept.
+#: are tried, and the board scoring the highest kept.
 OBJECT_MADS = (6.0, 4.0)
 #: A pixel darker than the ground whose hue (the angle of its (a, b)) has a
 #: cosine of at least this with the ground's, and no more chroma, is the
 #: ground in shadow (objects cast shadows that join them).
 SHADOW_HUE = 0.95
-#: A component this share of the image's width or height or more is a
-#: panel or the ground's edge, no object.
+#: A component this share of the image's width or more is a panel or the
+#: ground's edge, no object ...
 PANEL = 0.3
+#: ... and so is one this share of its height or more (objects in line with
+#: the camera merge into a tall, narrow chain, a third of the height or more).
+TALL_PANEL = 0.6
 #: Objects are components of at least this share of the largest object-sized
 #: component's area (specks of texture are far smaller; far objects in a
 #: perspective view are a third of the near ones at most).
@@ -88,6 +101,34 @@ KEEPS_HELD = 0.9
 SAMPLE_STEP = 4
 #: The most objects weighed (the largest components).
 MAX_OBJECTS = 400
+#: Objects in line with the camera overlap on screen and merge into one
+#: component, so the components are cut by the cells of the lattice their
+#: centres grew (``pieces``): a piece is an object when it holds at least this
+#: share of the median area of the components the lattice placed (the one
+#: behind shows its upper part only) ...
+PIECE_SHARE = 0.4
+#: ... and the piece is the whole object, its lowest row its feet, when it
+#: holds at least this share of its component.
+WHOLE_SHARE = 0.85
+#: The pieces are cut again by the lattice they grew, at most this many times.
+PIECE_ROUNDS = 2
+#: Pieces are cut from every this-many-th pixel across and down.
+PIXEL_STEP = 2
+#: The floor is fitted through the feet of the whole objects when there are
+#: this many or more (else through every object's).
+MIN_FEET = 6
+#: A lattice point holds an object as far as the mask is set within this
+#: many cells of it (across and down): the middle of an object, whatever its
+#: turn (``contrast``).
+OCCUPANCY = 0.15
+#: A lattice's score is its contrast plus this much for each object it
+#: places: where the objects are large beside their cells and their shadows
+#: fill the gaps, the contrast of the whole board may be no higher than a
+#: part's, which places fewer.
+MEMBER_WEIGHT = 0.1
+#: An outer line of a lattice is empty when its points hold less than this
+#: share of what the median line's do.
+EMPTY_LINE = 0.4
 
 
 @dataclass
@@ -138,25 +179,124 @@ def object_masks(lab: np.ndarray) -> list[np.ndarray]:
     return masks
 
 
-def objects_in(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Centres and feet (x of the centre, y of the lowest row) of the object-sized components."""
-    count, _, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=8)
+@dataclass
+class Components:
+    """The object-sized components of an object mask."""
+
+    labels: np.ndarray  # int32 label image of the mask's components (0: none)
+    ids: np.ndarray  # the labels of the object-sized ones, largest first
+    centres: np.ndarray  # (n, 2) their centres (x, y)
+    feet: np.ndarray  # (n, 2) x of the centre, y of the lowest row
+    areas: np.ndarray  # (n,) their pixel counts
+    _pixels: tuple[np.ndarray, np.ndarray] | None = None
+
+    def pixels(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every PIXEL_STEP-th pixel (across and down) of the object-sized components:
+        (x, y) as float32 and the index into ``ids`` of each one's component."""
+        if self._pixels is None:
+            index = np.full(int(self.labels.max()) + 1, -1, dtype=np.int64)
+            index[self.ids] = np.arange(len(self.ids))
+            of = index[self.labels[::PIXEL_STEP, ::PIXEL_STEP]]
+            ys, xs = np.nonzero(of >= 0)
+            xy = np.column_stack([xs, ys]).astype(np.float32) * PIXEL_STEP
+            self._pixels = (xy, of[ys, xs])
+        return self._pixels
+
+
+def objects_in(mask: np.ndarray) -> Components:
+    """The object-sized components of a mask: their centres and feet."""
+    count, labels, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    nothing = np.zeros((0, 2))
+    none = Components(labels, np.zeros(0, np.int64), nothing, nothing, np.zeros(0))
     if count < 5:
-        return np.zeros((0, 2)), np.zeros((0, 2))
+        return none
     area = stats[1:, 4].astype(np.float64)
     x, y, w, h = (stats[1:, k].astype(np.float64) for k in range(4))
     height, width = mask.shape
     # not the image's edges, nor panels spanning much of it
-    keep = (w < PANEL * width) & (h < PANEL * height) & (w >= 3) & (h >= 3)
+    keep = (w < PANEL * width) & (h < TALL_PANEL * height) & (w >= 3) & (h >= 3)
     if keep.sum() < 4:
-        return np.zeros((0, 2)), np.zeros((0, 2))
+        return none
     order = np.flatnonzero(keep)[np.argsort(-area[keep])][:MAX_OBJECTS]
     # the largest object-sized area: the fourth largest (a few panels may be larger)
     big = area[order[min(3, len(order) - 1)]]
     order = order[area[order] >= MIN_OBJECT_SHARE * big]
     centres = centroids[1:][order]
     feet = np.column_stack([centres[:, 0], y[order] + h[order] - 1])
-    return centres, feet
+    return Components(labels, order + 1, centres, feet, area[order])
+
+
+@dataclass
+class Pieces:
+    """The components cut by a lattice's cells: the pieces the size of an object."""
+
+    points: np.ndarray  # (n, 2) their centres (x, y)
+    feet: np.ndarray  # (n, 2) x of the centre, y of the piece's lowest row
+    whole: np.ndarray  # (n,) bool: the piece is its whole component (its feet are an object's)
+
+
+def pieces(found: Components, homography: np.ndarray, min_area: float, near: np.ndarray) -> Pieces:
+    """``found``'s components cut by the cells of a lattice (``homography``: (col, row) -> pixels).
+
+    Each pixel goes to the lattice point nearest it; the pixels of one
+    component at one point are a piece, kept when it holds ``min_area``
+    pixels or more.  Only the components whose centres lie within the box
+    ``near`` ((col, row) least and most) are cut.
+    """
+    empty = Pieces(np.zeros((0, 2)), np.zeros((0, 2)), np.zeros(0, dtype=bool))
+    try:
+        inverse = np.linalg.inv(homography)
+    except np.linalg.LinAlgError:
+        return empty
+    centres = apply_homography(inverse, found.centres)
+    wanted = np.all((centres >= near[0]) & (centres <= near[1]), axis=1)
+    xy, of = found.pixels()
+    on = wanted[of]
+    if not on.any():
+        return empty
+    xy, of = xy[on], of[on]
+    uv = cv2.perspectiveTransform(xy[:, None, :], inverse.astype(np.float64))[:, 0]
+    # past the lattice's horizon no piece is wanted: clip, to keep the codes small
+    cell = np.round(np.clip(np.nan_to_num(uv, nan=-1e3), -1e3, 1e3)).astype(np.int64)
+    cell -= cell.min(axis=0)
+    span = cell.max(axis=0) + 1
+    code = (of * span[1] + cell[:, 1]) * span[0] + cell[:, 0]
+    codes, group, counts = np.unique(code, return_inverse=True, return_counts=True)
+    x = np.bincount(group, xy[:, 0]) / counts
+    y = np.bincount(group, xy[:, 1]) / counts
+    # the lowest row of each piece: the last of each group, sorted by group then row
+    order = np.lexsort((xy[:, 1], group))
+    lowest = xy[order[np.cumsum(counts) - 1], 1].astype(np.float64)
+    area = counts * float(PIXEL_STEP**2)
+    whole = area >= WHOLE_SHARE * found.areas[codes // (span[0] * span[1])]
+    big = area >= min_area
+    return Pieces(np.column_stack([x, y])[big], np.column_stack([x, lowest])[big], whole[big])
+
+
+def _on_pieces(
+    found: Components, members: dict[tuple[int, int], int], homography: np.ndarray
+) -> tuple[dict[tuple[int, int], int], Pieces]:
+    """The lattice grown again over the pieces of the components cut by its cells.
+
+    Returns (row, col) -> piece and the pieces; the lattice as it was (over
+    the components' centres, ``found.feet`` their feet, all whole) when the
+    pieces grow none.
+    """
+    min_area = PIECE_SHARE * float(np.median(found.areas[list(members.values())]))
+    best = (members, Pieces(found.centres, found.feet, np.ones(len(found.feet), dtype=bool)))
+    for _ in range(PIECE_ROUNDS):
+        keys = np.array(list(best[0]), dtype=np.float64)
+        near = np.array([keys.min(axis=0)[::-1], keys.max(axis=0)[::-1]])
+        near += [[-GROW_REACH - 1], [GROW_REACH + 1]]
+        cut = pieces(found, homography, min_area, near)
+        if len(cut.points) < 4:
+            break
+        grown = grow_lattice(cut.points, homography, np.array(list(best[0]), dtype=np.int64))
+        if grown is None or len(grown[0]) < len(best[0]):
+            break
+        best = (grown[0], cut)
+        homography = grown[1]
+    return best
 
 
 def _steps(points: np.ndarray, i: int) -> tuple[np.ndarray, np.ndarray] | None:
@@ -256,54 +396,164 @@ def _trim_sparse(members: dict[tuple[int, int], int]) -> dict[tuple[int, int], i
 def object_board(lab: np.ndarray) -> ObjectBoard | None:
     """The board of objects on a textured ground in a Lab work image, or None.
 
-    Of the boards found in each mask (``object_masks``), the one placing the
-    most objects; of as many, the larger board (a line whose objects merged
-    with their neighbours' is still a line).
+    Of the lattices grown in each mask (``object_masks``), the one whose
+    objects stand out the most from the gaps between them (``contrast``).
     """
     best: tuple[float, ObjectBoard] | None = None
     for mask in object_masks(lab):
-        found = _board_of(*objects_in(mask))
+        found = _board_of(objects_in(mask), mask)
         if found is not None and (best is None or found[0] > best[0]):
             best = found
     return None if best is None else best[1]
 
 
-def _board_of(centres: np.ndarray, feet: np.ndarray) -> tuple[float, ObjectBoard] | None:
-    """The best board grown over the objects (centres, feet), with its score."""
-    if len(feet) < 4:
+def contrast(mask: np.ndarray, homography: np.ndarray, keys: np.ndarray) -> float:
+    """How much a lattice's points hold objects that its gaps do not.
+
+    The share of a 0/1 ``mask`` set around each of the lattice's points (of
+    the box of its (row, col) ``keys``; ``homography``: (col, row) -> pixels),
+    summed, less the same around each point midway between two neighbours.
+    A lattice of half the board's pitch has as many objects between its
+    points as on them, one of twice the pitch as many as it misses; an
+    outer line of nothing adds nothing.
+    """
+    (r0, c0), (r1, c1) = keys.min(axis=0), keys.max(axis=0)
+    rows, cols = np.mgrid[r0 : r1 + 1, c0 : c1 + 1]
+    points = np.column_stack([cols.ravel(), rows.ravel()]).astype(np.float64)
+    between_rows = points[rows.ravel() < r1] + (0.0, 0.5)
+    between_cols = points[cols.ravel() < c1] + (0.5, 0.0)
+    held = _occupancy(mask, homography, np.vstack([points, between_rows, between_cols]))
+    return float(held[: len(points)].sum() - held[len(points) :].sum())
+
+
+def _occupancy(mask: np.ndarray, homography: np.ndarray, uv: np.ndarray) -> np.ndarray:
+    """The share of ``mask`` set within OCCUPANCY cells of each lattice point ``uv`` (col, row)."""
+    steps = np.linspace(-OCCUPANCY, OCCUPANCY, 5)
+    offsets = np.stack(np.meshgrid(steps, steps), axis=-1).reshape(-1, 2)
+    xy = apply_homography(homography, (uv[:, None, :] + offsets[None]).reshape(-1, 2))
+    height, width = mask.shape
+    xy = np.nan_to_num(xy, nan=-1.0, posinf=-1.0, neginf=-1.0)
+    inside = (xy[:, 0] >= 0) & (xy[:, 1] >= 0) & (xy[:, 0] <= width - 1) & (xy[:, 1] <= height - 1)
+    x = np.clip(np.round(xy[:, 0]), 0, width - 1).astype(np.int64)
+    y = np.clip(np.round(xy[:, 1]), 0, height - 1).astype(np.int64)
+    return (mask[y, x] * inside).reshape(len(uv), -1).mean(axis=1)
+
+
+def _board_of(found: Components, mask: np.ndarray) -> tuple[float, ObjectBoard] | None:
+    """The best board grown over the objects ``found`` in ``mask``, with its ``contrast``.
+
+    Every object near the middle seeds a lattice (``_grow``); each is
+    weighed as grown over the components' centres and as grown again over
+    their pieces (``_on_pieces``), each with its sparse outer lines and
+    without.
+    """
+    centres = found.centres
+    if len(centres) < 4:
         return None
     best: tuple[float, ObjectBoard] | None = None
-    tried: set[frozenset[int]] = set()
+    whole = Pieces(found.centres, found.feet, np.ones(len(centres), dtype=bool))
+    tried: set[tuple[frozenset[tuple[tuple[int, int], int]], int]] = set()
+    seen: set[frozenset[tuple[tuple[int, int], int]]] = set()
     middle = centres.mean(axis=0)
     # seeds: the objects nearest the middle of them all first (a board is central)
     for seed in np.argsort(np.hypot(*(centres - middle).T))[:12].tolist():
         grown = _grow(centres, seed)
-        if grown is None:
-            continue
-        members = _trim_sparse(grown[0])
-        key = frozenset(members.values())
-        if key in tried:
-            continue
-        tried.add(key)
-        keys = np.array(list(members))
-        # the floor: the feet of the objects the centres placed (their turns average out)
-        homography = fit_homography(keys[:, ::-1].astype(np.float64), feet[list(members.values())])
-        (r0, c0), (r1, c1) = keys.min(axis=0), keys.max(axis=0)
-        rows, cols = int(r1 - r0 + 1), int(c1 - c0 + 1)
-        if min(rows, cols) < MIN_LINES:
-            continue
-        cover = len(members) / (rows * cols)
-        if cover < MIN_COVER:
-            continue
-        top, bottom = r0 - 0.5 - FOOT_OFFSET, r1 + 0.5 - FOOT_OFFSET
-        outline = [[c0 - 0.5, top], [c1 + 0.5, top], [c1 + 0.5, bottom], [c0 - 0.5, bottom]]
-        corners = apply_homography(homography, np.array(outline, dtype=np.float64))
-        if not clockwise_convex(corners):
-            continue  # a lattice folded over by a poor fit
-        score = len(members) + 0.01 * rows * cols
-        if best is None or score > best[0]:
-            best = (score, ObjectBoard(corners, rows, cols, cover))
+        if grown is None or frozenset(grown[0].items()) in seen:
+            continue  # seeds of one lattice grow it alike
+        seen.add(frozenset(grown[0].items()))
+        on_pieces = _on_pieces(found, *grown)
+        for members, cut in ((grown[0], whole), on_pieces):
+            for held in (members, _trim_sparse(members)):
+                key = (frozenset(held.items()), id(cut))
+                if key in tried:
+                    continue
+                tried.add(key)
+                board = _weighed(held, cut, mask)
+                if board is not None and (best is None or board[0] > best[0]):
+                    best = board
     return best
+
+
+def _weighed(
+    members: dict[tuple[int, int], int], cut: Pieces, mask: np.ndarray
+) -> tuple[float, ObjectBoard] | None:
+    """The board a lattice of objects (``members`` of ``cut``) makes, and its ``contrast``."""
+    members = _trim_empty(members, cut, mask)
+    keys = np.array(list(members))
+    (r0, c0), (r1, c1) = keys.min(axis=0), keys.max(axis=0)
+    rows, cols = int(r1 - r0 + 1), int(c1 - c0 + 1)
+    if min(rows, cols) < MIN_LINES or len(members) < MIN_COVER * rows * cols:
+        return None
+    placed = np.array(list(members.values()))
+    lattice = keys[:, ::-1].astype(np.float64)
+    centres = fit_homography(lattice, cut.points[placed])
+    floor = _floor(lattice, centres, cut.feet[placed], cut.whole[placed])
+    top, bottom = r0 - 0.5 - FOOT_OFFSET, r1 + 0.5 - FOOT_OFFSET
+    outline = [[c0 - 0.5, top], [c1 + 0.5, top], [c1 + 0.5, bottom], [c0 - 0.5, bottom]]
+    corners = apply_homography(floor, np.array(outline, dtype=np.float64))
+    if not clockwise_convex(corners):
+        return None  # a lattice folded over by a poor fit
+    cover = len(members) / (rows * cols)
+    score = contrast(mask, centres, keys) + MEMBER_WEIGHT * len(members)
+    return score, ObjectBoard(corners, rows, cols, cover)
+
+
+def _floor(
+    lattice: np.ndarray, centres: np.ndarray, feet: np.ndarray, whole: np.ndarray
+) -> np.ndarray:
+    """The floor's homography ((col, row) -> pixels) of a board of objects.
+
+    Fitted through the feet of the objects at ``lattice`` points (their
+    turns average out).  A piece of a chain (not ``whole``) does not show its
+    feet: where MIN_FEET whole objects or more show theirs, its feet are
+    taken where the whole objects' lie beside their centres on the objects'
+    plane (``centres``, (col, row) -> pixels), on the median, so that the
+    floor spans every line of the board; else every object's lowest row is
+    taken for its feet.
+    """
+    if whole.sum() < MIN_FEET:
+        return fit_homography(lattice, feet)
+    beside = apply_homography(np.linalg.inv(centres), feet[whole]) - lattice[whole]
+    feet = feet.copy()
+    feet[~whole] = apply_homography(centres, lattice[~whole] + np.median(beside, axis=0))
+    return fit_homography(lattice, feet)
+
+
+def _trim_empty(
+    members: dict[tuple[int, int], int], cut: Pieces, mask: np.ndarray
+) -> dict[tuple[int, int], int]:
+    """Drop outer rows and columns whose points hold little of the mask, one at a time.
+
+    A line is empty when the mean occupancy (``_occupancy``) of its points is
+    below EMPTY_LINE of the median line's (a stray piece of clutter beside
+    the board was taken in, not an object).
+    """
+    if len(members) < 4:
+        return members
+    keys = np.array(list(members))
+    placed = cut.points[list(members.values())]
+    homography = fit_homography(keys[:, ::-1].astype(np.float64), placed)
+    (r0, c0), (r1, c1) = keys.min(axis=0), keys.max(axis=0)
+    rows, cols = np.mgrid[r0 : r1 + 1, c0 : c1 + 1]
+    points = np.column_stack([cols.ravel(), rows.ravel()]).astype(np.float64)
+    held = _occupancy(mask, homography, points).reshape(rows.shape)
+    top, bottom, left, right = 0, held.shape[0], 0, held.shape[1]
+    while bottom - top > MIN_LINES or right - left > MIN_LINES:
+        box = held[top:bottom, left:right]
+        by_row, by_col = box.mean(axis=1), box.mean(axis=0)
+        level = EMPTY_LINE * float(np.median(np.concatenate([by_row, by_col])))
+        ends = [(by_row[0], 0), (by_row[-1], 1), (by_col[0], 2), (by_col[-1], 3)]
+        if bottom - top <= MIN_LINES:
+            ends = ends[2:]
+        if right - left <= MIN_LINES:
+            ends = ends[:2]
+        value, end = min(ends)
+        if value >= level:
+            break
+        top, bottom = top + (end == 0), bottom - (end == 1)
+        left, right = left + (end == 2), right - (end == 3)
+    r_lo, r_hi, c_lo, c_hi = r0 + top, r0 + bottom - 1, c0 + left, c0 + right - 1
+    return {k: i for k, i in members.items() if r_lo <= k[0] <= r_hi and c_lo <= k[1] <= c_hi}
 
 
 def extend_lattice(lattice: Lattice, blobs: list[Blob]) -> Lattice | None:
