@@ -94,3 +94,15 @@ def test_the_board_homography_maps_into_the_photo_through_the_plane() -> None:
     truth = apply(scene.homography, centres)
     cell = np.linalg.norm(truth[1] - truth[0])
     assert np.abs(ours - truth).max() < 0.25 * cell
+
+
+def test_the_target_plane_is_the_largest_not_lying_aside_else_the_largest() -> None:
+    from vision_solver.vision.locate import _target_plane
+
+    shape = (1000, 2000)
+    keyboard = np.array([[100.0, 750.0], [1900.0, 750.0], [1900.0, 990.0], [100.0, 990.0]])
+    screen = np.array([[600.0, 100.0], [1400.0, 100.0], [1400.0, 600.0], [600.0, 600.0]])
+    assert np.array_equal(_target_plane([keyboard, screen], shape), screen)
+    toy_aside = np.array([[1300.0, 200.0], [1900.0, 200.0], [1900.0, 800.0], [1300.0, 800.0]])
+    assert np.array_equal(_target_plane([toy_aside], shape), toy_aside)
+    assert _target_plane([], shape) is None

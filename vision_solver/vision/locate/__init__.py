@@ -60,7 +60,7 @@ from .judge import (
 from .lattice import Lattice, Pool, lattice_from, without
 from .objects import extend_lattice, object_board
 from .scenery import tiled_floor
-from .screen import PLANE_TILT, plane_quad, rectify
+from .screen import PLANE_TILT, plane_quads, rectify
 from .segment import (
     COARSE_SIDE,
     MAX_SIDE,
@@ -254,9 +254,9 @@ def locate_board(image: np.ndarray, trace: Trace = None) -> BoardLocation | NotF
     """
     if image.ndim != 3 or image.shape[2] != 3:
         return NotFound(f"expected an H x W x 3 colour image, not shape {image.shape}")
-    quad = plane_quad(image)
+    quad = _target_plane(plane_quads(image), image.shape)
     on_plane = None
-    if quad is not None and tilted(quad, PLANE_TILT) and rest_of_picture(quad, image.shape) is None:
+    if quad is not None and tilted(quad, PLANE_TILT):
         on_plane = _on_plane(image, quad, trace)
         if on_plane is not None and on_plane.confidence >= 1.0:
             return on_plane  # every cell of a board on the plane found
@@ -264,6 +264,14 @@ def locate_board(image: np.ndarray, trace: Trace = None) -> BoardLocation | NotF
     if on_plane is not None and quad is not None and _plane_rather(on_plane, found, quad):
         return on_plane
     return found
+
+
+def _target_plane(quads: list[np.ndarray], shape: tuple[int, ...]) -> np.ndarray | None:
+    """The plane the photo is aimed at: the largest of ``quads`` (largest first) that does not
+    lie wholly in an outer band of the picture (``target``: a keyboard in front of the
+    monitor), else the largest (a toy photographed off-centre)."""
+    central = [quad for quad in quads if rest_of_picture(quad, shape) is None]
+    return (central or quads or [None])[0]
 
 
 def locate_as_seen(image: np.ndarray, trace: Trace = None) -> BoardLocation | NotFound:

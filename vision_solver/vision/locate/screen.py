@@ -55,8 +55,8 @@ class Rectified:
     to_photo: np.ndarray  # rectified pixels -> photo pixels
 
 
-def plane_quad(image: np.ndarray) -> np.ndarray | None:
-    """The largest quadrilateral plane wholly inside a BGR photo (TL, TR, BR, BL), or None."""
+def plane_quads(image: np.ndarray) -> list[np.ndarray]:
+    """The quadrilateral planes wholly inside a BGR photo (TL, TR, BR, BL), largest first."""
     height, width = image.shape[:2]
     scale = QUAD_SIDE / max(height, width)
     small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
@@ -68,11 +68,11 @@ def plane_quad(image: np.ndarray) -> np.ndarray | None:
     edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
     contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
     small_h, small_w = small.shape[:2]
-    best, best_area = None, QUAD_SHARE * small_h * small_w
+    found: list[tuple[float, np.ndarray]] = []
     for contour in contours:
         hull = cv2.convexHull(contour)
         area = cv2.contourArea(hull)
-        if area < best_area:
+        if area < QUAD_SHARE * small_h * small_w:
             continue
         corners = cv2.approxPolyDP(hull, QUAD_TOLERANCE * cv2.arcLength(hull, True), True)
         if len(corners) != 4:
@@ -86,8 +86,14 @@ def plane_quad(image: np.ndarray) -> np.ndarray | None:
         quad = clockwise_from_top_left(quad)
         edges = np.linalg.norm(np.roll(quad, -1, axis=0) - quad, axis=1)
         if clockwise_convex(quad) and edges.min() >= QUAD_EDGE * min(small_h, small_w):
-            best, best_area = quad, area
-    return None if best is None else (best + 0.5) / scale - 0.5
+            found.append((area, (quad + 0.5) / scale - 0.5))
+    return [quad for _, quad in sorted(found, key=lambda item: -item[0])]
+
+
+def plane_quad(image: np.ndarray) -> np.ndarray | None:
+    """The largest quadrilateral plane wholly inside a BGR photo (TL, TR, BR, BL), or None."""
+    quads = plane_quads(image)
+    return quads[0] if quads else None
 
 
 def rectify(image: np.ndarray, quad: np.ndarray) -> Rectified:
