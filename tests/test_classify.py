@@ -323,3 +323,32 @@ def test_lit_other_than_light_or_dark_is_bad_input():
     image, _ = black_and_white_grid()
     with pytest.raises(BoardInputError, match="lit must be light or dark"):
         read_board(image, looks=[], lit="bright")
+
+
+def test_what_every_cell_shows_alike_is_taken_from_its_turning_ink():
+    """``turning_maps``: a bevel drawn alike in every cell (lit from the top left, stronger on
+    some tiles than others) outweighs a small arrow that turns; taken away, the maps of two
+    cells whose arrows differ by a quarter turn match under that turn and not as they stand."""
+    from vision_solver.vision.classify.turns import turning_maps
+
+    size = 32
+    bevel = np.zeros((size, size), np.float32)
+    bevel[:5, :] = 60.0  # lit top edge
+    bevel[:, :5] = 60.0  # lit left edge
+    bevel[-5:, :] = 40.0  # shaded bottom edge
+    arrow = np.zeros((size, size), np.float32)
+    cv2.fillPoly(arrow, [np.int32([[16, 9], [22, 17], [10, 17]])], 30.0)  # a head pointing up
+    cv2.rectangle(arrow, (14, 17), (17, 23), 30.0, -1)  # its shaft
+    rng = np.random.default_rng(0)
+    turns = np.arange(12) % 4
+    strength = rng.uniform(0.6, 1.4, 12).astype(np.float32)
+    maps = np.stack([s * bevel + np.rot90(arrow, k) for s, k in zip(strength, turns, strict=True)])
+
+    def agreement(a: np.ndarray, b: np.ndarray) -> float:
+        return float(np.corrcoef(a.ravel(), b.ravel())[0, 1])
+
+    # as they stand, a cell pointing up and one pointing left look alike (their bevels)
+    assert agreement(maps[0], maps[1]) > 0.9
+    moving = turning_maps(maps)
+    # once the shared bevel goes, the left-pointing cell matches the other only turned back
+    assert agreement(moving[0], np.rot90(moving[1], -1)) > agreement(moving[0], moving[1]) + 0.3

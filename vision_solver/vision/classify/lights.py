@@ -62,6 +62,12 @@ INK_APART = 3.0
 #: Cells alike in colour but for lightness are two groups when their L* falls
 #: apart by a gap wider than this (twice SAME_COLOUR) ...
 LIGHTNESS_GAP = 16.0
+#: Two greys whose L* differs by more than LIGHTNESS_GAP (apart by lightness
+#: alone) are told by lightness unless their ink differs by this much too: a
+#: few points of ink are the edge of a round tile or its shading caught in a
+#: cell's middle (26 L* and 4 points apart on a tuning look), a checked box
+#: is inked far more.
+MARK_OVER_LIGHTNESS = 10.0
 #: ... or, when each side holds at least TWO_OF_A_STATE cells, wider than
 #: SAME_COLOUR (two greys 14 L* apart, each drawn alike: a lone cell that
 #: little lighter is a cursor or a glint, not a state) ...
@@ -136,7 +142,11 @@ def _lit_group(groups: list[np.ndarray]) -> tuple[int, LitBy]:
     if abs(colourful[0] - colourful[1]) > CHROMA_APART:
         return int(np.argmax(colourful)), "colour"
     ink = [float(g[:, 3].mean()) for g in groups]
-    if abs(light[0] - light[1]) > LIGHTNESS_APART or abs(ink[0] - ink[1]) < INK_APART:
+    lighter = abs(light[0] - light[1])
+    marked = abs(ink[0] - ink[1])
+    if lighter > LIGHTNESS_APART or marked < INK_APART:
+        return int(np.argmax(light)), "lightness"
+    if lighter > LIGHTNESS_GAP and marked < MARK_OVER_LIGHTNESS:
         return int(np.argmax(light)), "lightness"
     return int(np.argmax(ink)), "mark"
 

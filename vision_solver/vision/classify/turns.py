@@ -111,6 +111,19 @@ class TurnReading:
         counts = np.bincount(self.cells.ravel(), minlength=4)
         return bool(counts.max() <= ONE_TURN * self.cells.size)
 
+    @property
+    def opposed(self) -> bool:
+        """The object stands in two opposite turns only: maybe two states, not directions.
+
+        Two states of a tile lit from one side, once what every cell shows
+        alike is taken away (``turning_maps``), are the same shading with
+        opposite signs: one half turn apart.  A random direction board of
+        nine cells or more keeps to two opposite turns with a chance under
+        one in a hundred.
+        """
+        used = np.flatnonzero(np.bincount(self.cells.ravel(), minlength=4))
+        return len(used) == 2 and int(used[1] - used[0]) == 2
+
 
 def cell_lab(
     board: np.ndarray, rows: int, cols: int, cells: np.ndarray | None = None
@@ -176,6 +189,8 @@ def read_turns(
     cols: int,
     by_glyph_colour: bool = False,
     finer: Callable[[], np.ndarray] | None = None,
+    turning: bool = False,
+    lenient: bool = False,
 ) -> TurnReading | None:
     """Read a rectified board as one object in four turns.
 
@@ -192,25 +207,53 @@ def read_turns(
     glyphs' colour (``glyph_maps``) rather than by their ink: a tile's bevel,
     lit from one side, stays where it is while the glyph turns and may
     outweigh the glyph in the ink, but it does not share the glyph's colour.
+    ``turning`` reads the cells by their ink less what every cell shares
+    where it stands (``turning_maps``): a bevel of the glyph's colour.
+    ``lenient`` lets a sample whose cells match the template poorly but
+    stand apart in their turns by TURN_MARGIN be asked as a whole (by its
+    halves) too.
     """
     count = rows * cols
     # (a board not much larger than the sample is its own sample: one pass)
     picked = count if count <= 2 * SAMPLE else SAMPLE
     sample = np.unique(np.linspace(0, count - 1, picked).round().astype(int))
-    if by_glyph_colour:
+    if by_glyph_colour or turning:
         inked = ink_maps(board, rows, cols, sample)
         if _blank(inked):
             return None
-        every = glyph_maps(board, rows, cols, sample, inked)
+        if by_glyph_colour:
+            every = glyph_maps(board, rows, cols, sample, inked)
+        else:
+            every = turning_maps(ink_maps(board, rows, cols))
         reading = _read_maps(
-            lambda cells: every if cells is None else every[cells], sample, rows, cols
+            lambda cells: every if cells is None else every[cells], sample, rows, cols, lenient
         )
     else:
         # The sample's ink first: most boards are told no direction board by it alone.
-        reading = _read_maps(lambda cells: ink_maps(board, rows, cols, cells), sample, rows, cols)
+        reading = _read_maps(
+            lambda cells: ink_maps(board, rows, cols, cells), sample, rows, cols, lenient
+        )
     if reading is CLOSE_CALL and finer is not None:
-        return read_turns(finer(), rows, cols, by_glyph_colour)
+        return read_turns(finer(), rows, cols, by_glyph_colour, turning=turning, lenient=lenient)
     return reading if isinstance(reading, TurnReading) else None
+
+
+def turning_maps(maps: np.ndarray) -> np.ndarray:
+    """``(n, size, size)`` float32: the part of every cell's map that is not the board's shared one.
+
+    ``maps`` are every cell's ink maps.  What stands still in every cell (a
+    tile's bevel, lit from one side) is in their mean; a glyph that turns
+    from cell to cell averages into a blur.  Each cell loses the mean, scaled
+    by how strongly the cell shows it (a bevel is fainter on a pale tile), and
+    is shifted to start at 0 (the matching ignores a map's level).
+    """
+    shared = maps.mean(axis=0)
+    centred = shared - shared.mean()
+    levelled = maps - maps.mean(axis=(1, 2), keepdims=True)
+    strength = (levelled * centred).sum(axis=(1, 2)) / max(float(np.square(centred).sum()), 1e-6)
+    turning = maps - strength[:, None, None] * shared
+    turning -= turning.min(axis=(1, 2), keepdims=True)
+    return turning.astype(np.float32)
 
 
 def glyph_maps(
@@ -247,7 +290,11 @@ CLOSE_CALL = "close call"
 
 
 def _read_maps(
-    maps_of: Callable[[np.ndarray | None], np.ndarray], sample: np.ndarray, rows: int, cols: int
+    maps_of: Callable[[np.ndarray | None], np.ndarray],
+    sample: np.ndarray,
+    rows: int,
+    cols: int,
+    lenient: bool = False,
 ) -> TurnReading | str | None:
     """Read the board as one object in four turns from its cells' maps.
 
@@ -266,7 +313,7 @@ def _read_maps(
     margin_scale = TURN_MARGIN
     every = maps if len(sample) == count else None
     if _turned(scores) < TURNED_CELLS:
-        if not _sample_may_agree(scores):
+        if not _sample_may_agree(scores, lenient):
             return None
         every = maps_of(None) if every is None else every
         if not _halves_agree(maps, every):
@@ -286,13 +333,17 @@ def _read_maps(
     return TurnReading(cells, confidence.reshape(rows, cols), _turned(scores), offset_margin)
 
 
-def _sample_may_agree(scores: np.ndarray) -> bool:
-    """The sample's cells nearly all match the template in some turn at least
-    FAIR_MATCH and typically beat their next best turn by LEAST_MARGIN."""
+def _sample_may_agree(scores: np.ndarray, lenient: bool = False) -> bool:
+    """The sample's cells typically beat their next best turn by LEAST_MARGIN and nearly
+    all match the template in some turn at least FAIR_MATCH; ``lenient``: or typically
+    beat it by TURN_MARGIN however poor their best match (a bevel that differs from
+    tile to tile, outweighing a glyph that turns)."""
     ordered = np.sort(scores, axis=1)
-    if np.mean(ordered[:, -1] >= FAIR_MATCH) < TURNED_CELLS:
+    margin = float(np.median(ordered[:, -1] - ordered[:, -2]))
+    matched = np.mean(ordered[:, -1] >= FAIR_MATCH) >= TURNED_CELLS
+    if not matched and not (lenient and margin >= TURN_MARGIN):
         return False
-    return float(np.median(ordered[:, -1] - ordered[:, -2])) >= LEAST_MARGIN
+    return margin >= LEAST_MARGIN
 
 
 def _halves_agree(maps: np.ndarray, every: np.ndarray) -> bool:

@@ -43,6 +43,8 @@ from ..geometry import (
     outline,
 )
 from .blobs import distinct, size_groups
+from .bridge import bridged, framed_lines
+from .dual import tiles_around
 from .frames import Framed, framed_board
 from .gapless import grow_gapless, pieces_run_on, runs_on
 from .judge import (
@@ -199,6 +201,10 @@ def _best_lattice(
             lattices = [lat for lat in (without(lat, squares) for lat in lattices) if lat]
         floors = [lat for lat in lattices if tiled_floor(lat, lab)]
         lattices = [lat for lat in lattices if all(lat is not floor for floor in floors)]
+        # A line of cells merged with the panel around them splits a board.
+        lattices = [framed_lines(bridged(lat, blobs, lab, page), lab, page) for lat in lattices]
+        # The gaps where four rounded tiles meet are no cells: the tiles around them are.
+        lattices = _tiles_for_gaps(lattices, blobs, lab)
         if regions:
             lattices = [grow_gapless(lat, lab, regions[0]) for lat in lattices]
         if record is not None:
@@ -238,6 +244,41 @@ def _best_lattice(
             if found is not None:
                 return _Search(best, True, found, textured)
     return _Search(best, True, textured=textured)
+
+
+#: Two lattices place the same board when they have the same shape and their
+#: middles lie within this share of a cell of each other.
+SAME_PLACE = 0.25
+
+
+def _tiles_for_gaps(lattices: list[Lattice], blobs: list[Blob], lab: np.ndarray) -> list[Lattice]:
+    """``lattices``, each lattice of the gaps between rounded tiles (``tiles_around``) given
+    as the board of its tiles, or left out when another lattice found those tiles already
+    (their own blobs place them more closely than the gaps do); lattices placed where a
+    lattice of gaps is go too."""
+    out, gaps = [], []
+    for lattice in lattices:
+        tiles = tiles_around(lattice, blobs, lab)
+        if tiles is None:
+            out.append(lattice)
+            continue
+        gaps.append(lattice)
+        if not any(_same_place(tiles, other) for other in lattices):
+            out.append(tiles)
+    # other lattices of the same gaps (found whole in another segmentation) go too
+    return [lat for lat in out if not any(_same_place(lat, gap) for gap in gaps)]
+
+
+def _same_place(one: Lattice, other: Lattice) -> bool:
+    """Whether two lattices place the same board: the same shape, their middles close."""
+    if one.shape != other.shape:
+        return False
+
+    def middle(lattice: Lattice) -> np.ndarray:
+        (r0, r1), (c0, c1) = lattice.rows, lattice.cols
+        return apply_homography(lattice.homography, [[(c0 + c1) / 2, (r0 + r1) / 2]])[0]
+
+    return bool(np.linalg.norm(middle(one) - middle(other)) < SAME_PLACE * pitch(one))
 
 
 def locate_board(image: np.ndarray, trace: Trace = None) -> BoardLocation | NotFound:

@@ -307,14 +307,18 @@ def lattice_from(seed_group: list[Blob], pool: Pool) -> Lattice | None:
 def without(lattice: Lattice, dropped: set[int]) -> Lattice | None:
     """``lattice`` less the members whose ``id`` is in ``dropped``, or None if too little is left.
 
-    What is left keeps its longest run of rows and columns (``_contiguous``);
-    the score is scaled as ``lattice_score`` scales with the members (linearly)
+    What is left keeps its longest run of rows and columns (``_contiguous``)
+    less sparse outer lines of foreign colour (``_trim_stragglers``); the
+    score is scaled as ``lattice_score`` scales with the members (linearly)
     and with the cover (squared).
     """
     kept = {key: (0.0, blob) for key, blob in lattice.members.items() if id(blob) not in dropped}
     if len(kept) == len(lattice.members):
         return lattice
-    members = {key: blob for key, (_, blob) in _contiguous(kept).items()}
+    # An outer line left with a few members unlike the rest (a button of the page
+    # on one of its squares' points) goes too.
+    trimmed = _trim_stragglers(_contiguous(kept), set(kept))
+    members = {key: blob for key, (_, blob) in trimmed.items()}
     if not members:
         return None
     rows = sorted({key[0] for key in members})
