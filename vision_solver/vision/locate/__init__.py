@@ -202,7 +202,7 @@ def _best_lattice(
         floors = [lat for lat in lattices if tiled_floor(lat, lab)]
         lattices = [lat for lat in lattices if all(lat is not floor for floor in floors)]
         # A line of cells merged with the panel around them splits a board.
-        lattices = [framed_lines(bridged(lat, blobs, lab, page), lab, page) for lat in lattices]
+        lattices = [framed_lines(bridged(lat, pool, lab, page), lab, page) for lat in lattices]
         # The gaps where four rounded tiles meet are no cells: the tiles around them are.
         lattices = _tiles_for_gaps(lattices, blobs, lab)
         if regions:
@@ -285,23 +285,26 @@ def locate_board(image: np.ndarray, trace: Trace = None) -> BoardLocation | NotF
     """Find the board in a BGR image: its outer corners and grid homography.
 
     ``trace``, a list, gets a ``Candidate`` for every lattice and framed board
-    the search weighed (the answer is the same with or without it).  A photo
-    of a screen or a toy shows a large plane seen at an angle (``screen``):
-    the board is looked for on it warped square-on first, and a board found
-    there whole is the answer.  Otherwise the photo is searched as it stands
-    (``locate_as_seen``) and the plane's board is kept when that search found
-    a board off the plane (a picture on the wall, a keyboard) or fewer cells
-    of it (``_plane_rather``).
+    the search weighed (the answer is the same with or without it).  The
+    picture is searched as it stands first (``locate_as_seen``): a board found
+    square to the picture with every cell in place is a screenshot's, and the
+    answer.  Otherwise a photo of a screen or a toy may show a large plane seen
+    at an angle (``screen``): the board is looked for on it warped square-on,
+    and a board found there whole is the answer; a partial one is kept when the
+    search as seen found a board off the plane (a picture on the wall, a
+    keyboard) or fewer cells of it (``_plane_rather``).
     """
     if image.ndim != 3 or image.shape[2] != 3:
         return NotFound(f"expected an H x W x 3 colour image, not shape {image.shape}")
+    found = locate_as_seen(image, trace)
+    if found and found.confidence >= 1.0 and not tilted(found.corners):
+        return found  # a board square to the picture, every cell found: a screenshot's
     quad = _target_plane(plane_quads(image), image.shape)
     on_plane = None
     if quad is not None and tilted(quad, PLANE_TILT):
         on_plane = _on_plane(image, quad, trace)
         if on_plane is not None and on_plane.confidence >= 1.0:
             return on_plane  # every cell of a board on the plane found
-    found = locate_as_seen(image, trace)
     if on_plane is not None and quad is not None and _plane_rather(on_plane, found, quad):
         return on_plane
     return found
@@ -346,14 +349,18 @@ def _plane_rather(
 ) -> bool:
     """True when the board found on the plane (``quad``) is a better answer than ``found``
     in the photo as it stands: that one lies off the plane (its centre outside: a keyboard,
-    a picture on the wall) or holds fewer cells (a row lost to the perspective, to moire)."""
+    a picture on the wall) or holds fewer cells, either each of its lines among the plane
+    board's (a row lost to the perspective, to moire) or found less surely (another lattice:
+    a whole lattice of objects on grass is kept)."""
     if not found:
         return True
     centre = found.corners.mean(axis=0)
     outline_px = quad.astype(np.float32)
     if cv2.pointPolygonTest(outline_px, (float(centre[0]), float(centre[1])), False) < 0:
         return True
-    return on_plane.rows * on_plane.cols > found.rows * found.cols
+    more = on_plane.rows * on_plane.cols > found.rows * found.cols
+    lines_kept = on_plane.rows >= found.rows and on_plane.cols >= found.cols
+    return more and (lines_kept or on_plane.confidence >= found.confidence)
 
 
 def _on_plane(image: np.ndarray, quad: np.ndarray, trace: Trace) -> BoardLocation | None:

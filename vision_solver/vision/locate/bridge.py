@@ -19,7 +19,7 @@ import numpy as np
 from ..colour import SAME_COLOUR, on_scale
 from ..geometry import apply_homography
 from .cellsample import cell_colours
-from .lattice import LOOKALIKE_REACH, Lattice
+from .lattice import LOOKALIKE_REACH, Lattice, Pool
 from .segment import Blob
 
 #: At most this many lines of the other state are bridged at once.
@@ -28,26 +28,25 @@ MOST_EMPTY = 2
 ALIKE_SIZE = (0.8, 1.25)
 
 
-def bridged(lattice: Lattice, blobs: list[Blob], lab: np.ndarray, page: np.ndarray) -> Lattice:
+def bridged(lattice: Lattice, pool: Pool, lab: np.ndarray, page: np.ndarray) -> Lattice:
     """``lattice`` grown over look-alikes beyond up to MOST_EMPTY lines of its other state.
 
-    The look-alikes sit on the lattice's points (LOOKALIKE_REACH) within its
-    span the other way, are of the members' size and colour, and the lines
-    between hold cells all of one colour, that of the lattice's empty cells
-    (``_other_state``: not the ``page``'s).  The score grows with the members.  The lattice
-    itself when nothing is bridged.
+    The look-alikes, among the ``pool``'s blobs, sit on the lattice's points
+    (LOOKALIKE_REACH) within its span the other way, are of the members' size
+    and colour, and the lines between hold cells all of one colour, that of
+    the lattice's empty cells (``_other_state``: not the ``page``'s).  The
+    score grows with the members.  The lattice itself when nothing is bridged.
     """
     members = lattice.members
     size = float(np.median([b.size for b in members.values()]))
     colour = np.median([b.colour for b in members.values()], axis=0)
     taken = {id(b) for b in members.values()}
-    alike = [
-        b
-        for b in blobs
-        if id(b) not in taken
-        and ALIKE_SIZE[0] * size <= b.size <= ALIKE_SIZE[1] * size
-        and np.linalg.norm(np.asarray(b.colour) - colour) < SAME_COLOUR
-    ]
+    candidates = np.flatnonzero(
+        (pool.size >= ALIKE_SIZE[0] * size)
+        & (pool.size <= ALIKE_SIZE[1] * size)
+        & (np.linalg.norm(pool.colour - colour, axis=1) < SAME_COLOUR)
+    )
+    alike = [pool.blobs[i] for i in candidates.tolist() if id(pool.blobs[i]) not in taken]
     if not alike:
         return lattice
     with np.errstate(divide="ignore", invalid="ignore"):

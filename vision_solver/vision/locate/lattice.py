@@ -64,7 +64,7 @@ LOOSE_LINE = 0.1
 
 
 class Pool:
-    """The blobs a lattice may take in, with their centres, sizes and fills as arrays.
+    """The blobs a lattice may take in, with their centres, sizes, fills and colours as arrays.
 
     Built once per stage: every size group's lattice looks through it.
     """
@@ -74,6 +74,7 @@ class Pool:
         self.xy = np.array([(b.x, b.y) for b in blobs], dtype=np.float64).reshape(-1, 2)
         self.size = np.array([b.size for b in blobs], dtype=np.float64)
         self.fill = np.array([b.fill for b in blobs], dtype=np.float64)
+        self.colour = np.array([b.colour for b in blobs], dtype=np.float64).reshape(-1, 3)
 
 
 @dataclass
