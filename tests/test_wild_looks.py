@@ -432,6 +432,24 @@ def test_arrows_on_bevelled_tiles_read_as_arrows(seed):
     _reads_exactly(seed, "arrow-tiles")
 
 
+def test_arrows_matched_by_their_turning_ink_point_the_way_their_ink_and_colour_say():
+    """A tuning-side board (884) of triangles on round bevelled tiles, read as one object in
+    four turns by the ink less what every cell shows alike: the dark notches that leaves
+    beside each triangle made it vote tail first (every cell a half turn off); the way
+    the object points is voted on by its ink and its glyphs' colour."""
+    _reads_exactly(884, "arrow-tiles")
+
+
+def test_the_sample_votes_in_the_frame_the_whole_board_was_read_in():
+    """A tuning-side board (660) of triangles on bevelled tiles, on its true grid: read by
+    the glyphs' colour, the sample's template matches every turn nearly alike and the whole
+    board was read one fixed turn round from the sample's own turns (every cell a quarter
+    off); the sample now votes with the turns the whole board was read by."""
+    scene = wild_scene(660, "arrow-tiles")
+    reading = read_board(scene.image, looks=[], corners=scene.corners, size=scene.cells.shape)
+    assert reading.cells.tolist() == scene.cells.tolist()
+
+
 @pytest.mark.xfail(
     strict=True,
     reason="not read yet: chairs under a tilted camera (parallax: raised parts are no quarter "

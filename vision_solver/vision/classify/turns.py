@@ -224,9 +224,23 @@ def read_turns(
         if by_glyph_colour:
             every = glyph_maps(board, rows, cols, sample, inked)
         else:
+            if len(sample) < count and not _may_turn(turning_maps(inked), lenient):
+                return None  # the sample, less what its cells share, turns not: nor the board
             every = turning_maps(ink_maps(board, rows, cols))
+
+        def voters() -> list[np.ndarray]:
+            # Turns matched by the ink less what every cell shows alike are voted on by the
+            # ink and the glyph colour (``_offset``): the dark notches that taking the
+            # shared part away leaves beside a glyph may read as an arrow's.
+            return [inked, glyph_maps(board, rows, cols, sample, inked)[sample]]
+
         reading = _read_maps(
-            lambda cells: every if cells is None else every[cells], sample, rows, cols, lenient
+            lambda cells: every if cells is None else every[cells],
+            sample,
+            rows,
+            cols,
+            lenient,
+            voters=None if by_glyph_colour else voters,
         )
     else:
         # The sample's ink first: most boards are told no direction board by it alone.
@@ -295,6 +309,7 @@ def _read_maps(
     rows: int,
     cols: int,
     lenient: bool = False,
+    voters: Callable[[], list[np.ndarray]] | None = None,
 ) -> TurnReading | str | None:
     """Read the board as one object in four turns from its cells' maps.
 
@@ -302,6 +317,8 @@ def _read_maps(
     disagree.  ``maps_of(cells)`` gives the maps of some cells (row-major
     indices), of every cell for None; the ``sample``'s are asked first, every
     cell's only when the sample says the board may be one object in four turns.
+    ``voters()``: the sample's maps the way the object points is voted on by
+    (``_offset``), each kind's votes counted alike; by default its matched maps.
     """
     count = rows * cols
     maps = maps_of(sample)
@@ -320,17 +337,33 @@ def _read_maps(
             return CLOSE_CALL
         ordered = np.sort(scores, axis=1)
         margin_scale = min(TURN_MARGIN, float(np.median(ordered[:, -1] - ordered[:, -2])) / 2)
-    offset, offset_margin = _offset(maps, turns)
+    sample_maps = maps
     if len(sample) < count:  # the whole board, by the sample's template
         maps = maps_of(None) if every is None else every
         template, turns, scores = _align(maps, template, rounds=1)
         if template is None:
             return None
+        # The sample votes in the frame the whole board was read in: a template that
+        # matches every turn nearly alike (a blurred triangle) may read the board one
+        # fixed turn round from the sample's own turns.
+        sample_turns = turns[sample]
+    else:
+        sample_turns = turns
+    voting = [sample_maps] if voters is None else voters()
+    offset, offset_margin = _offset(voting, sample_turns)
     ordered = np.sort(scores, axis=1)
     best, second = ordered[:, -1], ordered[:, -2]
     cells = ((offset + turns) % 4).astype(np.int64).reshape(rows, cols)
     confidence = np.clip((best - second) / (2 * margin_scale), 0, 1) * np.clip(best / MATCHES, 0, 1)
     return TurnReading(cells, confidence.reshape(rows, cols), _turned(scores), offset_margin)
+
+
+def _may_turn(maps: np.ndarray, lenient: bool) -> bool:
+    """A sample's ``maps`` may be one object in four turns (``_read_maps`` reads on)."""
+    template, _, scores = _align(maps)
+    if template is None:
+        return False
+    return _turned(scores) >= TURNED_CELLS or _sample_may_agree(scores, lenient)
 
 
 def _sample_may_agree(scores: np.ndarray, lenient: bool = False) -> bool:
@@ -399,15 +432,27 @@ def _align(
     return template, turns, scores
 
 
-def _offset(maps: np.ndarray, turns: np.ndarray) -> tuple[int, float]:
+def _offset(kinds: list[np.ndarray], turns: np.ndarray) -> tuple[int, float]:
     """The direction the board's object points in the template's frame, and how clearly the
     votes say so (the winner's share of them less the runner-up's).
 
-    Every cell, turned into that frame and enlarged VOTE_SCALE times, votes
-    with the way its ink points (``pointing`` of the ink above Otsu's
-    threshold), each vote weighted by
-    its sureness; the average map votes too, once.
+    ``kinds``: one or more kinds of maps of the same cells (their ink, their
+    glyph colour).  Every cell, turned into that frame and enlarged
+    VOTE_SCALE times, votes with the way its map points (``pointing`` of the
+    map above Otsu's threshold), each vote weighted by its sureness; the
+    average map votes too, once.  Each kind's votes count as a share of its own.
     """
+    votes = np.zeros(4)
+    for maps in kinds:
+        kind_votes = _pointing_votes(maps, turns)
+        votes += kind_votes / max(float(kind_votes.sum()), 1e-9)
+    ordered = np.sort(votes)
+    margin = float((ordered[-1] - ordered[-2]) / ordered.sum()) if ordered.sum() > 0 else 0.0
+    return int(np.argmax(votes)), margin
+
+
+def _pointing_votes(maps: np.ndarray, turns: np.ndarray) -> np.ndarray:
+    """``(4,)``: the ways the maps, turned into the template's frame, point, summed by sureness."""
     aligned = np.stack([np.rot90(m, k) for m, k in zip(maps, turns.tolist(), strict=True)])
     votes = np.zeros(4)
     for cell in [*aligned, aligned.mean(axis=0)]:
@@ -417,9 +462,7 @@ def _offset(maps: np.ndarray, turns: np.ndarray) -> tuple[int, float]:
             continue
         direction, sure = pointing(mask)
         votes[direction] += sure
-    ordered = np.sort(votes)
-    margin = float((ordered[-1] - ordered[-2]) / ordered.sum()) if ordered.sum() > 0 else 0.0
-    return int(np.argmax(votes)), margin
+    return votes
 
 
 def pointing(mask: np.ndarray) -> tuple[int, float]:
