@@ -27,7 +27,13 @@ import numpy as np
 from ...rules import PuzzleKind
 from ..grid import Grid
 from ..looks import Look, learn_look, match_look
-from .benches import NOT_FLAT_INK, bench_readings, objects_on_grass, read_benches
+from .benches import (
+    NOT_FLAT_INK,
+    bench_readings,
+    face_profile_groups,
+    objects_on_grass,
+    read_benches,
+)
 from .cells import CellStack
 from .glyphs import cell_glyphs, looks_like_glyphs, read_glyphs
 from .lights import LIT, Lit, LitBy, read_lights, read_with_look
@@ -125,7 +131,9 @@ def read_cells(
             # Objects standing on a floor, read as a whole: grouped by look, the groups named.
             objects = read_objects(stack)
             if objects is not None:
-                return CellReading(PuzzleKind.arrows, objects.cells, objects.confidence, "generic")
+                # (which of the two side-on groups faces right: the benches' backrests)
+                cells = face_profile_groups(stack, objects.cells)
+                return CellReading(PuzzleKind.arrows, cells, objects.confidence, "generic")
         if inked and not grass():
             later = _read_turns_leniently(stack, one_turn=turns is not None)
             if later is not None:
