@@ -182,16 +182,27 @@ def read_objects(stack: CellStack) -> ObjectReading | None:
     floor = floor_colour(stack)
     maps = object_maps(stack.image, grid, floor)
     similar = similarities(maps * _envelope(maps.shape[1:3])[None, :, :, None])
-    groups = group_cells(_less_depth_trend(similar, _depths(grid)))
-    if (
-        len(np.unique(groups)) < LEAST_GROUPS
-        or _within(similar, groups) < GROUPS_ALIKE
-        or _separation(similar, groups) < DISTINCT_GROUPS
-    ):
+    groups = group_cells(similar)
+    if not _named_groups(similar, groups):
         return None
+    # Grouped again less the depth trend; the board is judged as grouped above (a lights
+    # board seen obliquely may split into look-alikes by depth alone).
+    by_depth = group_cells(_less_depth_trend(similar, _depths(grid)))
+    if _named_groups(similar, by_depth):
+        groups = by_depth
     naming = name_groups(maps, groups, top_views(stack, floor))
     cells = naming[groups].reshape(grid.rows, grid.cols)
     return ObjectReading(cells, _confidence(similar, groups).reshape(cells.shape), groups)
+
+
+def _named_groups(similar: np.ndarray, groups: np.ndarray) -> bool:
+    """Whether ``groups`` can be named as directions: at least LEAST_GROUPS of them, whose
+    cells are alike (GROUPS_ALIKE) and distinct from the other groups' (DISTINCT_GROUPS)."""
+    return bool(
+        len(np.unique(groups)) >= LEAST_GROUPS
+        and _within(similar, groups) >= GROUPS_ALIKE
+        and _separation(similar, groups) >= DISTINCT_GROUPS
+    )
 
 
 def _depths(grid: Grid) -> np.ndarray:
