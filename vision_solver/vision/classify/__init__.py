@@ -123,7 +123,7 @@ def read_cells(
             return CellReading(PuzzleKind.arrows, *benches(), "generic")
         if grass() or holds_objects(stack):
             # Objects standing on a floor, read as a whole: grouped by look, the groups named.
-            objects = read_objects(stack)
+            objects = read_objects(stack, by_depth=not grass())
             if objects is not None:
                 return CellReading(PuzzleKind.arrows, objects.cells, objects.confidence, "generic")
         if inked and not grass():
@@ -154,7 +154,7 @@ def _objects_rather(
         return None
     if turns.offset_margin >= CLOSE_VOTE and turns_split_as_looks(stack, turns.cells):
         return None
-    return read_objects(stack)
+    return read_objects(stack, by_depth=not grass())
 
 
 #: A board is seen obliquely when two opposite edges of it differ in length by this factor
