@@ -125,7 +125,7 @@ def read_cells(
             cells, confidence = read_glyphs(glyphs, grid.rows, grid.cols)
             return CellReading(PuzzleKind.arrows, cells, confidence, "generic")
         benches = cache(lambda: read_benches(stack))  # asked at most once
-        as_whole = cache(lambda: read_objects(stack))
+        as_whole = cache(lambda: read_objects(stack, by_depth=not grass()))
         if (
             grass()
             and benches()[1].mean() >= SURE_BENCHES
@@ -167,7 +167,7 @@ def _objects_rather(
         return None
     if turns.offset_margin >= CLOSE_VOTE and turns_split_as_looks(stack, turns.cells):
         return None
-    return read_objects(stack)
+    return read_objects(stack, by_depth=not grass())
 
 
 #: A board is seen obliquely when two opposite edges of it differ in length by this factor
