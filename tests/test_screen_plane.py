@@ -106,3 +106,15 @@ def test_the_target_plane_is_the_largest_not_lying_aside_else_the_largest() -> N
     toy_aside = np.array([[1300.0, 200.0], [1900.0, 200.0], [1900.0, 800.0], [1300.0, 800.0]])
     assert np.array_equal(_target_plane([toy_aside], shape), toy_aside)
     assert _target_plane([], shape) is None
+
+
+def test_a_screenshot_looks_rendered_and_a_photo_does_not() -> None:
+    from synth import render_board
+
+    from vision_solver.vision.locate.screen import looks_rendered
+
+    cells = np.random.default_rng(7).integers(0, 2, (7, 7))
+    shot = render_board(cells, "flat-dark", seed=7, cell_px=60, canvas=(1280, 720))
+    assert looks_rendered(shot.image)
+    for kind in ("monitor", "toy"):
+        assert not looks_rendered(photo_scene(4, kind).image)  # tuning seeds

@@ -27,7 +27,7 @@ and its homography; the grid stage then settles the rows and columns.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import cv2
@@ -62,7 +62,7 @@ from .judge import (
 from .lattice import Lattice, Pool, lattice_from, without
 from .objects import extend_lattice, object_board
 from .scenery import tiled_floor
-from .screen import PLANE_TILT, plane_quads, rectify
+from .screen import PLANE_TILT, looks_rendered, plane_quads, rectify
 from .segment import (
     COARSE_SIDE,
     MAX_SIDE,
@@ -285,19 +285,22 @@ def locate_board(image: np.ndarray, trace: Trace = None) -> BoardLocation | NotF
     """Find the board in a BGR image: its outer corners and grid homography.
 
     ``trace``, a list, gets a ``Candidate`` for every lattice and framed board
-    the search weighed (the answer is the same with or without it).  The
-    picture is searched as it stands first (``locate_as_seen``): a board found
-    square to the picture with every cell in place is a screenshot's, and the
-    answer.  Otherwise a photo of a screen or a toy may show a large plane seen
-    at an angle (``screen``): the board is looked for on it warped square-on,
-    and a board found there whole is the answer; a partial one is kept when the
-    search as seen found a board off the plane (a picture on the wall, a
-    keyboard) or fewer cells of it (``_plane_rather``).
+    the search weighed (the answer is the same with or without it).  Two
+    searches may run: the picture as it stands (``locate_as_seen``), and a
+    large plane seen at an angle in a photo of a screen or a toy (``screen``)
+    warped square-on.  A board found square to the picture with every cell in
+    place is a screenshot's, and the answer; a board found whole on the plane
+    is the answer.  A rendered picture (``screen.looks_rendered``) is searched
+    as it stands first, a photo on its plane first: each pays for the other
+    search only when the first found no whole board.  When neither did, a
+    partial board on the plane is kept when the search as seen found a board
+    off the plane (a picture on the wall, a keyboard) or fewer cells of it
+    (``_plane_rather``).
     """
     if image.ndim != 3 or image.shape[2] != 3:
         return NotFound(f"expected an H x W x 3 colour image, not shape {image.shape}")
-    found = locate_as_seen(image, trace)
-    if found and found.confidence >= 1.0 and not tilted(found.corners):
+    found = locate_as_seen(image, trace) if looks_rendered(image) else None
+    if found is not None and _square_and_whole(found):
         return found  # a board square to the picture, every cell found: a screenshot's
     quad = _target_plane(plane_quads(image), image.shape)
     on_plane = None
@@ -305,9 +308,38 @@ def locate_board(image: np.ndarray, trace: Trace = None) -> BoardLocation | NotF
         on_plane = _on_plane(image, quad, trace)
         if on_plane is not None and on_plane.confidence >= 1.0:
             return on_plane  # every cell of a board on the plane found
+    if found is None:
+        begun = _locate_stages(image, trace)
+        if on_plane is not None and quad is not None:
+            first_look = next(begun)
+            if first_look and not _more_lines_on_plane(first_look, on_plane, quad):
+                return on_plane  # the picture as it stands shows no more of the board
+        found = locate_as_seen(image, trace, begun)
+        if _square_and_whole(found):
+            return found
     if on_plane is not None and quad is not None and _plane_rather(on_plane, found, quad):
         return on_plane
     return found
+
+
+def _more_lines_on_plane(
+    first_look: BoardLocation, on_plane: BoardLocation, quad: np.ndarray
+) -> bool:
+    """True when the coarse pass over the photo as it stands (``first_look``) found a board on
+    the plane (``quad``) with more rows or more columns than the board found on the plane: a
+    line the plane's search lost (to the perspective, to moire), which the full search of the
+    photo may find.  Else that search is skipped: what lies off the plane is no target while
+    a board is found on it, and a lattice of no more lines is no better board."""
+    centre = first_look.corners.mean(axis=0)
+    outline_px = quad.astype(np.float32)
+    if cv2.pointPolygonTest(outline_px, (float(centre[0]), float(centre[1])), False) < 0:
+        return False
+    return first_look.rows > on_plane.rows or first_look.cols > on_plane.cols
+
+
+def _square_and_whole(found: BoardLocation | NotFound) -> bool:
+    """True for a board found square to the picture with every cell in place (a screenshot's)."""
+    return bool(found) and found.confidence >= 1.0 and not tilted(found.corners)
 
 
 def _target_plane(quads: list[np.ndarray], shape: tuple[int, ...]) -> np.ndarray | None:
@@ -318,15 +350,20 @@ def _target_plane(quads: list[np.ndarray], shape: tuple[int, ...]) -> np.ndarray
     return (central or quads or [None])[0]
 
 
-def locate_as_seen(image: np.ndarray, trace: Trace = None) -> BoardLocation | NotFound:
+def locate_as_seen(
+    image: np.ndarray,
+    trace: Trace = None,
+    begun: Iterator[BoardLocation | NotFound] | None = None,
+) -> BoardLocation | NotFound:
     """``locate_board`` in the picture as it stands (no plane warped square-on).
 
     In a photo (the board found is seen at an angle), a board of many cells
     found wholly in an outer band of the picture gives way to a board mostly
     found in the rest of it (``target``: a keyboard in front of the monitor is
-    not the player's target).
+    not the player's target).  ``begun``: the search of the picture, begun with
+    ``_locate_stages`` (its first look taken), to finish.
     """
-    found = _locate(image, trace)
+    found = _finish(begun if begun is not None else _locate_stages(image, trace))
     rest = None
     if found and found.rows * found.cols >= ASIDE_CELLS:
         rest = rest_of_picture(found.corners, image.shape)
@@ -387,6 +424,18 @@ def _on_plane(image: np.ndarray, quad: np.ndarray, trace: Trace) -> BoardLocatio
 
 def _locate(image: np.ndarray, trace: Trace) -> BoardLocation | NotFound:
     """``locate_as_seen`` without the second look at a photo's target."""
+    return _finish(_locate_stages(image, trace))
+
+
+def _finish(stages: Iterator[BoardLocation | NotFound]) -> BoardLocation | NotFound:
+    """The answer of a search begun with ``_locate_stages`` (its first look taken or not)."""
+    looks = list(stages)  # what is left of it: the answer comes last
+    return looks[-1] if looks else NotFound("no search ran")
+
+
+def _locate_stages(image: np.ndarray, trace: Trace) -> Iterator[BoardLocation | NotFound]:
+    """The search of ``_locate`` in two steps: it yields the coarse pass's board first (a
+    first look, at a fraction of the cost), then the answer (always two)."""
     # Coarse first (fast).  When that finds nothing convincing (tiny cells, a
     # tiny or gappy board), look again at full detail: first around what the
     # coarse pass found, then over the whole image; keep what holds more cells.
@@ -430,8 +479,11 @@ def _locate(image: np.ndarray, trace: Trace) -> BoardLocation | NotFound:
         recorder(scale, offset, "coarse"),
     )
     if coarse.framed is not None:
-        return coarse.framed
+        yield coarse.framed  # the first look ...
+        yield coarse.framed  # ... is the answer
+        return
     best, searched_all = coarse.lattice, coarse.searched_all
+    yield _lattice_location(best, scale, offset, image.shape)
     if max(image.shape[:2]) > COARSE_SIDE and not convincing(best):
         regions = [around(best, scale, image.shape)] if best is not None else []
         whole_image = (0, 0, image.shape[1], image.shape[0])
@@ -445,7 +497,8 @@ def _locate(image: np.ndarray, trace: Trace) -> BoardLocation | NotFound:
                 # lattice search at full detail costs the most.
                 found = in_frame(fine_work, fine_scale, fine_offset, best)
                 if found is not None:
-                    return found
+                    yield found
+                    return
             fine = _best_lattice(
                 fine_work, record=recorder(fine_scale, fine_offset, "fine")
             ).lattice
@@ -472,8 +525,9 @@ def _locate(image: np.ndarray, trace: Trace) -> BoardLocation | NotFound:
         if objects is not None and _objects_rather(
             objects, location, convincing(best), image.shape
         ):
-            return objects
-    return location
+            yield objects
+            return
+    yield location
 
 
 def _object_location(image: np.ndarray, trace: Trace) -> BoardLocation | None:
