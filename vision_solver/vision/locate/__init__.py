@@ -483,7 +483,13 @@ def _locate_stages(image: np.ndarray, trace: Trace) -> Iterator[BoardLocation | 
         yield coarse.framed  # ... is the answer
         return
     best, searched_all = coarse.lattice, coarse.searched_all
-    yield _lattice_location(best, scale, offset, image.shape)
+    first_look = _lattice_location(best, scale, offset, image.shape)
+    if coarse.textured and not (convincing(best) and _central(first_look, image.shape)):
+        # On a ground (grass) the objects are still to be looked for: the
+        # coarse lattice says nothing yet of how much of the board is here.
+        yield NotFound("objects on a ground still to be looked for")
+    else:
+        yield first_look
     if max(image.shape[:2]) > COARSE_SIDE and not convincing(best):
         regions = [around(best, scale, image.shape)] if best is not None else []
         whole_image = (0, 0, image.shape[1], image.shape[0])
