@@ -306,8 +306,10 @@ def locate_board(image: np.ndarray, trace: Trace = None) -> BoardLocation | NotF
     on_plane = None
     if quad is not None and tilted(quad, PLANE_TILT):
         on_plane = _on_plane(image, quad, trace)
-        if on_plane is not None and on_plane.confidence >= 1.0:
-            return on_plane  # every cell of a board on the plane found
+        if on_plane is not None and on_plane.confidence >= 1.0 and not on_plane.framed:
+            # Every cell of a board on the plane found.  (An outline placed by a
+            # frame or by objects counts no cells: the photo is searched too.)
+            return on_plane
     if found is None:
         begun = _locate_stages(image, trace)
         if on_plane is not None and quad is not None:
@@ -330,11 +332,17 @@ def _more_lines_on_plane(
     line the plane's search lost (to the perspective, to moire), which the full search of the
     photo may find.  Else that search is skipped: what lies off the plane is no target while
     a board is found on it, and a lattice of no more lines is no better board."""
-    centre = first_look.corners.mean(axis=0)
-    outline_px = quad.astype(np.float32)
-    if cv2.pointPolygonTest(outline_px, (float(centre[0]), float(centre[1])), False) < 0:
-        return False
+    if not _inside(first_look.corners.mean(axis=0), quad) and not _inside(
+        on_plane.corners.mean(axis=0), first_look.corners
+    ):
+        return False  # a board off the plane, not around the plane's board
     return first_look.rows > on_plane.rows or first_look.cols > on_plane.cols
+
+
+def _inside(point: np.ndarray, outline: np.ndarray) -> bool:
+    """True when ``point`` (x, y) lies inside the quadrilateral ``outline`` (4 x 2, pixels)."""
+    polygon = outline.astype(np.float32)
+    return cv2.pointPolygonTest(polygon, (float(point[0]), float(point[1])), False) >= 0
 
 
 def _square_and_whole(found: BoardLocation | NotFound) -> bool:
@@ -385,15 +393,23 @@ def _plane_rather(
     on_plane: BoardLocation, found: BoardLocation | NotFound, quad: np.ndarray
 ) -> bool:
     """True when the board found on the plane (``quad``) is a better answer than ``found``
-    in the photo as it stands: that one lies off the plane (its centre outside: a keyboard,
-    a picture on the wall) or holds fewer cells, either each of its lines among the plane
-    board's (a row lost to the perspective, to moire) or found less surely (another lattice:
-    a whole lattice of objects on grass is kept)."""
+    in the photo as it stands.  A larger board found whole around the plane's is kept (the
+    plane's is a part of it).  Else the plane's wins when ``found`` lies off the plane (its
+    centre outside: a keyboard, a picture on the wall) or holds fewer cells, either each of
+    its lines among the plane board's (a row lost to the perspective, to moire) or found
+    less surely (another lattice: a whole lattice of objects on grass is kept)."""
     if not found:
         return True
-    centre = found.corners.mean(axis=0)
-    outline_px = quad.astype(np.float32)
-    if cv2.pointPolygonTest(outline_px, (float(centre[0]), float(centre[1])), False) < 0:
+    if (
+        found.confidence >= 1.0
+        and not found.framed
+        and found.rows * found.cols > on_plane.rows * on_plane.cols
+        and _inside(on_plane.corners.mean(axis=0), found.corners)
+    ):
+        # Every cell of a larger board found around the plane's board: that one
+        # is a part of it (the plane found was a mat, a shadow across the toy).
+        return False
+    if not _inside(found.corners.mean(axis=0), quad):
         return True
     more = on_plane.rows * on_plane.cols > found.rows * found.cols
     lines_kept = on_plane.rows >= found.rows and on_plane.cols >= found.cols
