@@ -27,7 +27,8 @@ def test_the_side_on_group_whose_backrests_rise_on_the_left_faces_right(seed):
     assert objects is not None
     swapped = np.where(scene.cells % 2 == 1, 4 - scene.cells, scene.cells)
     assert objects.cells.tolist() == swapped.tolist()
-    assert face_profile_groups(stack, objects.cells).tolist() == scene.cells.tolist()
+    one_by_one = read_benches(stack)[0]
+    assert face_profile_groups(objects.cells, one_by_one).tolist() == scene.cells.tolist()
 
 
 def test_benches_read_sure_one_by_one_that_merge_two_looks_give_way():

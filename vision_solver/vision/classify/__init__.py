@@ -137,7 +137,7 @@ def read_cells(
             objects = as_whole()
             if objects is not None:
                 # (which of the two side-on groups faces right: the benches' backrests)
-                cells = face_profile_groups(stack, objects.cells)
+                cells = face_profile_groups(objects.cells, benches()[0])
                 return CellReading(PuzzleKind.arrows, cells, objects.confidence, "generic")
         if inked and not grass():
             later = _read_turns_leniently(stack, one_turn=turns is not None)

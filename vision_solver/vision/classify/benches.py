@@ -362,7 +362,7 @@ def objects_on_grass(stack: CellStack) -> bool:
     return bool(np.mean((share > 0.03) & (share < 0.6)) >= HELD_CELLS)
 
 
-def face_profile_groups(stack: CellStack, cells: np.ndarray) -> np.ndarray:
+def face_profile_groups(cells: np.ndarray, one_by_one: np.ndarray) -> np.ndarray:
     """``cells`` (a board read as a whole: directions by groups of look-alikes) with its two
     side-on groups (facing right, 1, and left, 3) swapped when the benches' own silhouettes
     say so, one decision for the board.
@@ -372,12 +372,12 @@ def face_profile_groups(stack: CellStack, cells: np.ndarray) -> np.ndarray:
     the side that rises higher (``bench_direction``), the left for one facing right.  Read
     one by one that leans one way on some looks (shadows, a post at the near end), but
     alike for both groups: so the group whose cells read 'right' more often (their share
-    read 1 less their share read 3) is the one facing right.
+    read 1 less their share read 3) is the one facing right.  ``one_by_one``: the
+    directions ``read_benches`` gives the board's cells.
     """
     right, left = cells == 1, cells == 3
     if not right.any() or not left.any():
         return cells
-    one_by_one = read_benches(stack)[0]
 
     def leaning_right(group: np.ndarray) -> float:
         return float(np.mean(one_by_one[group] == 1) - np.mean(one_by_one[group] == 3))
