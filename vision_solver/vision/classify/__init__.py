@@ -37,7 +37,13 @@ from .benches import (
 from .cells import CellStack
 from .glyphs import cell_glyphs, looks_like_glyphs, read_glyphs
 from .lights import LIT, Lit, LitBy, read_lights, read_with_look
-from .objects3d import ObjectReading, holds_objects, read_objects, turns_split_as_looks
+from .objects3d import (
+    DIRECTIONS,
+    ObjectReading,
+    holds_objects,
+    read_objects,
+    turns_split_as_looks,
+)
 from .turns import TURNED_CELLS, TurnReading, read_turns
 
 __all__ = ["LIT", "CellReading", "CellStack", "Lit", "LitBy", "learn_from_board", "read_cells"]
@@ -251,10 +257,6 @@ def _merges_looks(one_by_one: np.ndarray, as_whole: Callable[[], ObjectReading |
         return False
     reading = as_whole()
     return reading is not None and len(np.unique(reading.groups)) > named
-
-
-#: A board of objects shows each in up to this many turns (directions).
-DIRECTIONS = 4
 
 
 #: The ring around the board that ``_emits_light`` compares with, in cells.

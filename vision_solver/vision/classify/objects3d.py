@@ -621,6 +621,16 @@ def name_groups(maps: np.ndarray, groups: np.ndarray, tops: np.ndarray) -> np.nd
         for b in means
         if a != b
     }
+
+    def quarters(of: dict[int, int]) -> float:
+        """How well the groups named by ``of`` (direction -> group) follow one another by
+        quarter turns seen from above (the directions present, each with the next)."""
+        return sum(
+            turned[of[d], of[(d + 1) % DIRECTIONS]]
+            for d in range(DIRECTIONS)
+            if d in of and (d + 1) % DIRECTIONS in of
+        )
+
     best: tuple[float, tuple[int, ...]] | None = None
     present = sorted(means)
     for directions in itertools.permutations(range(DIRECTIONS), len(present)):
@@ -638,12 +648,7 @@ def name_groups(maps: np.ndarray, groups: np.ndarray, tops: np.ndarray) -> np.nd
             height += outlines[of[1]].right_top - outlines[of[1]].left_top
         if 3 in of:
             height += outlines[of[3]].left_top - outlines[of[3]].right_top
-        quarters = sum(
-            turned[of[d], of[(d + 1) % DIRECTIONS]]
-            for d in range(DIRECTIONS)
-            if d in of and (d + 1) % DIRECTIONS in of
-        )
-        score = MIRROR_WEIGHT * mirror + height + CYCLE_WEIGHT * quarters
+        score = MIRROR_WEIGHT * mirror + height + CYCLE_WEIGHT * quarters(of)
         if best is None or score > best[0]:
             best = (score, directions)
     assert best is not None
@@ -651,13 +656,10 @@ def name_groups(maps: np.ndarray, groups: np.ndarray, tops: np.ndarray) -> np.nd
     if all(d in chosen for d in range(DIRECTIONS)):
         # Which side group faces right: the backrest's side rising higher, and the
         # quarter turns seen from above (each direction turned on is the next).
-        def quarter(of: dict[int, int]) -> float:
-            return sum(turned[of[d], of[(d + 1) % DIRECTIONS]] for d in range(DIRECTIONS))
-
         swapped = {**chosen, 1: chosen[3], 3: chosen[1]}
         rise = outlines[chosen[1]].right_top - outlines[chosen[1]].left_top
         rise += outlines[chosen[3]].left_top - outlines[chosen[3]].right_top
-        if rise + QUARTER_WEIGHT * (quarter(chosen) - quarter(swapped)) < 0:
+        if rise + QUARTER_WEIGHT * (quarters(chosen) - quarters(swapped)) < 0:
             chosen = swapped
     naming = np.zeros(max(present) + 1, np.int64)
     for direction, group in chosen.items():

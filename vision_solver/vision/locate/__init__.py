@@ -500,9 +500,8 @@ def _locate_stages(image: np.ndarray, trace: Trace) -> Iterator[BoardLocation | 
         return
     best, searched_all = coarse.lattice, coarse.searched_all
     first_look = _lattice_location(best, scale, offset, image.shape)
-    if coarse.textured and not (convincing(best) and _central(first_look, image.shape)):
-        # On a ground (grass) the objects are still to be looked for: the
-        # coarse lattice says nothing yet of how much of the board is here.
+    if _objects_to_look_for(coarse.textured, best, first_look, image.shape):
+        # The coarse lattice says nothing yet of how much of the board is here.
         yield NotFound("objects on a ground still to be looked for")
     else:
         yield first_look
@@ -540,9 +539,7 @@ def _locate_stages(image: np.ndarray, trace: Trace) -> Iterator[BoardLocation | 
             if convincing(best) and (whole or not touches_edge(best, x1 - x0, y1 - y0, scale)):
                 break
     location = _lattice_location(best, scale, offset, image.shape)
-    if coarse.textured and not (convincing(best) and _central(location, image.shape)):
-        # Objects on a ground (benches on grass) make no lattice of look-alikes;
-        # the lattice found may be a panel beside the view (a game's HUD).
+    if _objects_to_look_for(coarse.textured, best, location, image.shape):
         objects = _object_location(image, trace)
         if objects is not None and _objects_rather(
             objects, location, convincing(best), image.shape
@@ -550,6 +547,19 @@ def _locate_stages(image: np.ndarray, trace: Trace) -> Iterator[BoardLocation | 
             yield objects
             return
     yield location
+
+
+def _objects_to_look_for(
+    textured: bool,
+    lattice: Lattice | None,
+    location: BoardLocation | NotFound,
+    shape: tuple[int, ...],
+) -> bool:
+    """Whether the search looks for a board of objects on a ground too: the picture is
+    ``textured`` (benches on grass make no lattice of look-alikes) and its ``lattice``
+    (placed at ``location``) is not a convincing board over the view's centre (it may be a
+    panel beside the view: a game's HUD)."""
+    return textured and not (convincing(lattice) and _central(location, shape))
 
 
 def _object_location(image: np.ndarray, trace: Trace) -> BoardLocation | None:
