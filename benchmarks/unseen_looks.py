@@ -29,7 +29,7 @@ from pathlib import Path
 # the renderer is test support, not installed: it lives in the repository's tests/synth
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from scoring import Tally, score_and_report, score_read, seeds, timed_read  # noqa: E402
-from synth.wild import FAMILIES, wild_scene  # noqa: E402
+from synth.wild import ALL_FAMILIES, wild_scene  # noqa: E402
 
 
 class BoardTally(Tally):
@@ -56,7 +56,7 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--per-family", type=int, default=25, metavar="N")
     parser.add_argument("--side", choices=["score", "tune"], default="score")
-    parser.add_argument("--family", choices=FAMILIES, action="append", metavar="F")
+    parser.add_argument("--family", choices=ALL_FAMILIES, action="append", metavar="F")
     parser.add_argument("--show", type=int, default=None, metavar="K", help="describe K failures")
     parser.add_argument("--save", type=Path, metavar="DIR", help="write the failing images here")
     parser.add_argument(
@@ -66,7 +66,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.per_family < 1:
         parser.error("--per-family must be at least 1")
 
-    families = args.family or list(FAMILIES)
+    families = args.family or list(ALL_FAMILIES)
     print(
         f"unseen looks, {args.side} side (seeds {'' if args.side == 'tune' else 'not '}"
         f"divisible by 4), {args.per_family} boards a family, read_board(image, looks=[]"

@@ -74,6 +74,7 @@ from .wild_board import (
     _shift_value,
 )
 from .wild_chairs import CHAIR_FAMILIES, render_3d
+from .wild_floor import SCENE_FAMILIES, render_floor
 
 #: The families drawn flat on a screen (the grid an upright rectangle unless ``tilt`` warps it).
 FLAT_FAMILIES = (
@@ -85,8 +86,12 @@ FLAT_FAMILIES = (
     "arrow-glyph-any",
 )
 FAMILIES = FLAT_FAMILIES + CHAIR_FAMILIES
+#: Every family ``wild_scene`` draws: those above and the boards set into a game's scene
+#: (drawn by ``wild_floor.py``; kept out of FAMILIES, which the photo renderer draws from).
+ALL_FAMILIES = FAMILIES + SCENE_FAMILIES
 PUZZLE_OF_FAMILY = {
-    f: "arrows" if f.startswith("arrow") or f in CHAIR_FAMILIES else "lights" for f in FAMILIES
+    f: "arrows" if f.startswith("arrow") or f in CHAIR_FAMILIES else "lights"
+    for f in ALL_FAMILIES
 }
 
 _WEB = [(1280, 720), (1366, 768), (1440, 900), (1536, 864), (1600, 900), (1920, 1080)]
@@ -119,8 +124,8 @@ def wild_scene(
     ``jitter=False`` draws every glyph (object) at its cell's centre (no offsets); the look is
     otherwise the same.  Raises BoardInputError.
     """
-    if family not in FAMILIES:
-        raise BoardInputError(f"family must be one of {', '.join(FAMILIES)}, not {family!r}")
+    if family not in ALL_FAMILIES:
+        raise BoardInputError(f"family must be one of {', '.join(ALL_FAMILIES)}, not {family!r}")
     if not isinstance(seed, int | np.integer) or seed < 0:
         raise BoardInputError(f"seed must be a whole number >= 0, not {seed!r}")
     if not 0.0 <= tilt <= 0.5:
@@ -131,7 +136,7 @@ def wild_scene(
     puzzle = PUZZLE_OF_FAMILY[family]
 
     def stream(k: int) -> np.random.Generator:
-        return np.random.default_rng([int(seed), FAMILIES.index(family), k])
+        return np.random.default_rng([int(seed), ALL_FAMILIES.index(family), k])
 
     size_rng, layout_rng, look_rng, paint_rng = stream(0), stream(1), stream(2), stream(3)
     hud_rng, cell_rng, finish_rng = stream(4), stream(5), stream(6)
@@ -141,6 +146,8 @@ def wild_scene(
     elif family in CHAIR_FAMILIES:  # the moon legend's boards are small
         top = 10 if family == "chairs-3d" else 8
         drawn = int(size_rng.integers(3, top)), int(size_rng.integers(3, top))
+    elif family in SCENE_FAMILIES:  # a block of lamps in a floor, 3x3 up to 9x9
+        drawn = int(size_rng.integers(3, 10)), int(size_rng.integers(3, 10))
     else:
         drawn = int(size_rng.integers(3, 16)), int(size_rng.integers(3, 16))
     shape = (drawn[0] if rows is None else int(rows), drawn[1] if cols is None else int(cols))
@@ -154,6 +161,9 @@ def wild_scene(
     if family in CHAIR_FAMILIES:
         image, corners = render_3d(family, cells, stream, jitter)
         return _finish(image, cells, corners, tilt, finish_rng, family, seed, 0.5)
+    if family in SCENE_FAMILIES:
+        image, corners = render_floor(cells, stream)
+        return _finish(image, cells, corners, tilt, finish_rng, family, seed, 0.3)
 
     layout = _layout(family, layout_rng)
     width, height = _canvas(layout, layout_rng)

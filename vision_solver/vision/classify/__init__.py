@@ -1,18 +1,20 @@
 """The classify stage: the state of every cell, with a confidence.
 
 The board is rectified once into a stack of cells (``cells.CellStack``)
-that every reader takes: ``lights`` (two states, lit or dark), ``turns`` (one
-object in four turns, read from the board as a whole), ``glyphs`` (each
-cell's arrow on its own), ``benches`` (3-D chairs on grass, one by one) and
-``objects3d`` (3-D objects on a floor, read as a whole).  Which reader
-reads a board is decided here, in one place: a look that knows the game
-names its reader; else, for ``auto``, a board whose cells show one object in
-different turns is an arrow board (by ``turns``, or else by ``glyphs`` when
-every cell carries the same pointing glyph), one with an object on textured
-grass or on a shared floor in every cell a chair board (by ``benches`` when
-that reader is sure of the board, else by ``objects3d``), and any other a
-lights board.  A lights
-board says what decided which of its states is lit (``lit_by``);
+that every reader takes: ``lights`` (two states, lit or dark), ``lamps``
+(an object in every cell that is its own quarter turns, told by its colour),
+``turns`` (one object in four turns, read from the board as a whole),
+``glyphs`` (each cell's arrow on its own), ``benches`` (3-D chairs on grass,
+one by one) and ``objects3d`` (3-D objects on a floor, read as a whole).
+Which reader reads a board is decided here, in one place: a look that knows
+the game names its reader; else, for ``auto``, a board whose every cell
+holds a lamp (a disc, a square: it points nowhere) is a lights board read
+by the lamps' colours; one whose cells show one object in different turns
+an arrow board (by ``turns``, or else by ``glyphs`` when every cell carries
+the same pointing glyph); one with an object on textured grass or on a
+shared floor in every cell a chair board (by ``benches`` when that reader is
+sure of the board, else by ``objects3d``); and any other a lights board.  A
+lights board says what decided which of its states is lit (``lit_by``);
 ``lit="dark"`` turns a generic lights reading round, never one by a look.
 """
 
@@ -36,6 +38,7 @@ from .benches import (
 )
 from .cells import CellStack
 from .glyphs import cell_glyphs, looks_like_glyphs, read_glyphs
+from .lamps import lamp_features
 from .lights import LIT, Lit, LitBy, read_lights, read_with_look
 from .objects3d import (
     DIRECTIONS,
@@ -109,6 +112,10 @@ def read_cells(
 
         turns = None
         inked = puzzle == PuzzleKind.arrows or _inked(stack.features) or pointing()
+        if inked and puzzle == "auto" and (lamps := lamp_features(stack)) is not None:
+            # Objects that are their own quarter turns (lamps, buttons) point nowhere:
+            # a lights board, told by the objects' colours.
+            return _read_lamps(image, grid, lamps, lit)
         if inked:
             turns = read_turns(stack.board(), grid.rows, grid.cols)
             if turns is None and not grass():
@@ -151,9 +158,19 @@ def read_cells(
                 return CellReading(PuzzleKind.arrows, later.cells, later.confidence, "generic")
         if puzzle == PuzzleKind.arrows or grass():
             return CellReading(PuzzleKind.arrows, *benches(), "generic")
+    if puzzle == PuzzleKind.lights and _inked(stack.features):
+        lamps = lamp_features(stack)
+        if lamps is not None:
+            return _read_lamps(image, grid, lamps, lit)
     cells, confidence, lit_by = read_lights(
         stack.features, lit, glows=lambda: _emits_light(image, grid)
     )
+    return CellReading(PuzzleKind.lights, cells, confidence, "generic", lit_by)
+
+
+def _read_lamps(image: np.ndarray, grid: Grid, lamps: np.ndarray, lit: Lit) -> CellReading:
+    """A board of lamps read as lights by the lamps' colours (``lamps.lamp_features``)."""
+    cells, confidence, lit_by = read_lights(lamps, lit, glows=lambda: _emits_light(image, grid))
     return CellReading(PuzzleKind.lights, cells, confidence, "generic", lit_by)
 
 

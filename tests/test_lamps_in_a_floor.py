@@ -1,0 +1,104 @@
+"""Lamps let into a game's tiled floor: the board is the block of lamps, read as lights.
+
+The scenes come from ``tests/synth/wild_floor.py`` (the ``lights-in-scene`` family): a floor
+of look-alike stone tiles that fills the view, and a block of round or square lamps set into
+it, one a tile or one on every other grout crossing.  Seeds divisible by four only (the
+tuning side of ``benchmarks/unseen_looks.py``).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import numpy as np
+import pytest
+from synth.wild import wild_scene
+
+from vision_solver.vision.classify import read_cells
+from vision_solver.vision.classify.cells import CellStack
+from vision_solver.vision.classify.lamps import lamp_features
+from vision_solver.vision.geometry import board_at
+from vision_solver.vision.grid import Grid
+from vision_solver.vision.locate import locate_board
+from vision_solver.vision.locate.within import board_within
+from vision_solver.vision.pipeline import read_board
+
+FAMILY = "lights-in-scene"
+
+
+@cache
+def _scene(seed: int, family: str = FAMILY):
+    return wild_scene(seed, family)
+
+
+def _diagonal(corners: np.ndarray) -> float:
+    return float(np.linalg.norm(corners[2] - corners[0]))
+
+
+def _true_grid(scene) -> Grid:
+    rows, cols = scene.cells.shape
+    location = board_at(scene.corners, rows, cols)
+    return Grid(rows, cols, location.homography, location.corners)
+
+
+@pytest.mark.parametrize("seed", [0, 56, 76])
+def test_a_floor_of_look_alike_tiles_is_not_the_board(seed):
+    # the floor's lattice is what the locate stage finds; the board is the block of lamps
+    scene = _scene(seed)
+    floor = locate_board(scene.image)
+    assert floor.rows * floor.cols > 2 * scene.cells.size
+    board = board_within(scene.image, floor)
+    assert board is not None
+    assert (board.rows, board.cols) == scene.cells.shape
+    error = np.linalg.norm(board.corners - scene.corners, axis=1).max()
+    assert error < 0.01 * _diagonal(scene.corners)
+
+
+@pytest.mark.parametrize("seed", [0, 28, 52, 56, 60, 76])
+def test_lamps_in_a_floor_read_exactly(seed):
+    scene = _scene(seed)
+    reading = read_board(scene.image, looks=[])
+    assert reading.puzzle == "lights"
+    assert reading.cells.tolist() == scene.cells.tolist()
+
+
+@pytest.mark.parametrize(("family", "seed"), [("lights-tiles", 4), ("glow-on-grid", 8)])
+def test_a_board_of_tiles_is_kept_whole(family, seed):
+    # tiles are no objects on a floor: the board found is the board
+    scene = _scene(seed, family)
+    location = locate_board(scene.image)
+    assert board_within(scene.image, location) is None
+
+
+@pytest.mark.parametrize(
+    ("family", "seed"),
+    [("arrow-tiles", 0), ("arrow-tiles", 24), ("arrow-glyph-any", 24), ("arrow-glyph-any", 12)],
+)
+def test_glyphs_on_round_tiles_are_no_lamps(family, seed):
+    # a round tile is its own quarter turn, the arrow on it is not
+    scene = _scene(seed, family)
+    assert lamp_features(CellStack(scene.image, _true_grid(scene))) is None
+
+
+@pytest.mark.parametrize("seed", [4, 8, 16, 40])
+def test_chairs_seen_from_above_are_no_lamps(seed):
+    scene = _scene(seed, "chairs-3d")
+    assert lamp_features(CellStack(scene.image, _true_grid(scene))) is None
+
+
+def test_lamps_are_read_by_their_colour_whichever_board_placed_them():
+    # the lamps' colours decide, so the reading holds when told it is a lights board too
+    scene = _scene(28)
+    grid = _true_grid(scene)
+    told = read_cells(scene.image, grid, "lights", looks=[])
+    found = read_cells(scene.image, grid, "auto", looks=[])
+    assert told.cells.tolist() == found.cells.tolist() == scene.cells.tolist()
+    assert lamp_features(CellStack(scene.image, grid)) is not None
+
+
+def test_a_floor_scene_is_drawn_the_same_from_its_seed():
+    first, again = wild_scene(12, FAMILY), wild_scene(12, FAMILY)
+    assert np.array_equal(first.image, again.image)
+    assert first.cells.tolist() == again.cells.tolist()
+    height, width = first.image.shape[:2]
+    assert np.all((first.corners >= 0) & (first.corners <= [width, height]))

@@ -1,0 +1,177 @@
+"""A board set into a larger lattice: lamps let into a game's tiled floor.
+
+A game's floor is a lattice of look-alike tiles, often larger than the view;
+a board of lamps or buttons let into it sits on the same tiles (one lamp a
+tile, or one on every other crossing of the grout).  The locate stage then
+finds the floor's lattice, not the board.  A lattice of identical cells is no
+board: the board is the block of its cells that hold something the floor
+does not, and its cells are spaced as those objects are.
+
+``board_within`` looks at a located lattice that may be such a floor: most
+of its cells plain and of one floor colour, with a dense block of cells that
+hold objects inside it, smaller than the lattice.  The objects' centres, in
+the floor's cell units, give the board's own lattice: their spacing (whole
+tiles) and where the first one lies.  The floor's homography carries over,
+so perspective needs no new fit.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from ..colour import SAME_COLOUR, lab_on_scale
+from ..geometry import BoardLocation, apply_homography, outline
+
+#: The floor's cells are looked at with this many pixels a side.
+CELL_PX = 16
+#: A cell's ring (this share of it each side) is its own floor; its middle differs from
+#: that by INK where an object lies ...
+RING = 0.15
+INK = 20.0
+#: ... and it holds an object when this share of it does so.
+HOLDS = 0.06
+#: A lattice may be a floor when it has this many cells or more ...
+FLOOR_CELLS = 60
+#: ... and this share of its plain cells (holding nothing) share one colour (within
+#: FLOOR_ALIKE of their median: a floor's tiles differ a little in shade, a lights
+#: board's cells are of two colours).
+PLAIN_ALIKE = 0.8
+FLOOR_ALIKE = 2 * SAME_COLOUR
+#: The board's objects are those of the commonest size: within this factor of the
+#: median object's area (not a crate, a wall, the minimap) ...
+ALIKE_SIZE = 2.0
+#: ... spaced a whole number of the floor's cells apart, up to this many ...
+MOST_TILES = 3
+#: ... each within this share of the spacing of its place on their lattice;
+OFF_LATTICE = 0.25
+#: the board is the box round the largest group of them, of this share of its places or
+#: more occupied ...
+DENSE = 0.7
+#: ... of at least this many objects, and no more than this share of the floor's cells.
+LEAST_BLOCK = 6
+MOST_OF_FLOOR = 0.6
+
+
+def board_within(image: np.ndarray, location: BoardLocation) -> BoardLocation | None:
+    """The board of objects set into the located lattice, when that lattice is a floor
+    around it (see the module's story); None when it is not (the location stands)."""
+    rows, cols = location.rows, location.cols
+    if rows * cols < FLOOR_CELLS:
+        return None
+    lab = _floor_cells(image, location)
+    px = CELL_PX
+    cells = lab.reshape(rows, px, cols, px, 3).transpose(0, 2, 1, 3, 4).reshape(-1, px, px, 3)
+    rim = max(1, int(round(RING * px)))
+    ring = np.zeros((px, px), bool)
+    ring[:rim] = ring[-rim:] = True
+    ring[:, :rim] = ring[:, -rim:] = True
+    rings = np.median(cells[:, ring], axis=1)
+    marks = np.linalg.norm(cells - rings[:, None, None, :], axis=3) > INK
+    marks[:, ring] = False
+    held = (marks.mean(axis=(1, 2)) >= HOLDS).reshape(rows, cols)
+    plain = ~held.reshape(-1)
+    if plain.sum() < FLOOR_CELLS / 2:
+        return None
+    floor = np.median(rings[plain], axis=0)
+    alike = np.linalg.norm(rings[plain] - floor, axis=1) < FLOOR_ALIKE
+    if alike.mean() < PLAIN_ALIKE:
+        return None
+    return _objects_lattice(lab, location, floor)
+
+
+def _floor_cells(image: np.ndarray, location: BoardLocation) -> np.ndarray:
+    """The lattice's cells square-on, CELL_PX a cell, in L*a*b* on the reader's scale."""
+    rows, cols = location.rows, location.cols
+    scale = np.diag([CELL_PX, CELL_PX, 1.0])
+    to_rect = scale @ np.linalg.inv(location.homography)
+    square = cv2.warpPerspective(
+        image,
+        to_rect,
+        (cols * CELL_PX, rows * CELL_PX),
+        flags=cv2.INTER_AREA,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
+    return lab_on_scale(square)
+
+
+def _objects_lattice(
+    lab: np.ndarray, location: BoardLocation, floor: np.ndarray
+) -> BoardLocation | None:
+    """The board's own lattice: the objects of the commonest size on the floor, spaced a
+    whole number of the floor's cells apart (up to MOST_TILES), their largest dense block."""
+    px = CELL_PX
+    unlike = (np.linalg.norm(lab - floor, axis=2) > INK).astype(np.uint8)
+    unlike = cv2.morphologyEx(unlike, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    count, _, stats, centres = cv2.connectedComponentsWithStats(unlike, connectivity=8)
+    areas = stats[1:, cv2.CC_STAT_AREA].astype(np.float64)
+    if len(areas) < LEAST_BLOCK:
+        return None
+    usual = float(np.median(areas))
+    alike = (areas >= usual / ALIKE_SIZE) & (areas <= usual * ALIKE_SIZE)
+    uv = centres[1:][alike] / px
+    if len(uv) < LEAST_BLOCK:
+        return None
+    step = _spacing(uv)
+    if step is None:
+        return None
+    # where the lattice of objects lies (its phase), and each object's place on it
+    angles = 2 * np.pi * uv / step
+    phase = np.angle(np.exp(1j * angles).mean(axis=0)) / (2 * np.pi) * step
+    places = np.round((uv - phase) / step)
+    on_lattice = np.linalg.norm(uv - (phase + places * step), axis=1) <= OFF_LATTICE * step
+    places = places[on_lattice].astype(int)
+    block = _dense_block(places)
+    if block is None:
+        return None
+    (first, last) = block  # (col, row) places of the block's first and last objects
+    cols, rows = (last - first + 1).tolist()
+    if rows * cols * step * step > MOST_OF_FLOOR * location.rows * location.cols:
+        return None
+    corner = phase + first * step - step / 2
+    to_floor = np.array([[step, 0, corner[0]], [0, step, corner[1]], [0, 0, 1.0]])
+    homography = location.homography @ to_floor
+    homography = homography / homography[2, 2]
+    corners = apply_homography(homography, outline(rows, cols))
+    return BoardLocation(corners, homography, rows, cols, location.confidence)
+
+
+def _spacing(uv: np.ndarray) -> int | None:
+    """The objects' spacing in whole floor cells (1..MOST_TILES): the median distance to
+    the next object along each axis, the same both ways; None when it is not."""
+    steps = []
+    for axis in (0, 1):
+        across = uv[:, 1 - axis]
+        nearest = []
+        for point in uv:
+            level = np.abs(across - point[1 - axis]) < 0.3
+            ahead = uv[level, axis] - point[axis]
+            ahead = ahead[ahead > 0.5]
+            if len(ahead):
+                nearest.append(ahead.min())
+        if not nearest:
+            return None
+        steps.append(float(np.median(nearest)))
+    step = int(round(float(np.mean(steps))))
+    if not 1 <= step <= MOST_TILES or max(abs(s - step) for s in steps) > 0.2:
+        return None
+    return step
+
+
+def _dense_block(places: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """The first and last ``(col, row)`` places of the box round the largest 4-connected
+    group of occupied places, when DENSE of the box is occupied and it holds LEAST_BLOCK."""
+    low = places.min(axis=0)
+    size = places.max(axis=0) - low + 1
+    occupied = np.zeros((size[1], size[0]), np.uint8)
+    occupied[places[:, 1] - low[1], places[:, 0] - low[0]] = 1
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(occupied, connectivity=4)
+    if count < 2:
+        return None
+    best = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    x, y, w, h = stats[best, :4]
+    box = occupied[y : y + h, x : x + w]
+    if box.sum() < LEAST_BLOCK or box.mean() < DENSE or min(w, h) < 2:
+        return None
+    first = low + [x, y]
+    return first, first + [w - 1, h - 1]
