@@ -23,25 +23,28 @@ import numpy as np
 from ..colour import SAME_COLOUR, lab_on_scale
 from ..geometry import BoardLocation, apply_homography, outline
 
-#: The floor's cells are looked at with this many pixels a side.
+#: The floor's cells are looked at with this many pixels a side, and the objects on it
+#: with this many (a floor's lattice may be found at twice its tiles' pitch, and its
+#: lamps are small).
 CELL_PX = 16
-#: A cell's ring (this share of it each side) is its own floor; its middle differs from
-#: that by INK where an object lies ...
-RING = 0.15
-INK = 20.0
-#: ... and it holds an object when this share of it does so.
-HOLDS = 0.06
+OBJECT_PX = 32
 #: A lattice may be a floor when it has this many cells or more ...
 FLOOR_CELLS = 60
-#: ... and this share of its plain cells (holding nothing) share one colour (within
-#: FLOOR_ALIKE of their median: a floor's tiles differ a little in shade, a lights
-#: board's cells are of two colours).
-PLAIN_ALIKE = 0.8
+#: ... and the ring of this share of its cells (RING of the cell each side) is the floor's
+#: colour (its commonest, within FLOOR_ALIKE: a floor's tiles differ a little in shade; a
+#: lights board's cells are of two colours).  An object differs from the floor by INK.
+ON_FLOOR = 0.8
+RING = 0.15
 FLOOR_ALIKE = 2 * SAME_COLOUR
+INK = 20.0
+#: Objects are told apart by their parts deeper than one of these (pixels from the edge
+#: of what is unlike the floor, at OBJECT_PX a floor cell): the depth whose board holds
+#: the most objects is kept.
+CORE_DEPTHS = (0.0, 2.0, 4.0, 6.0)
 #: The board's objects are those of the commonest size: within this factor of the
 #: median object's area (not a crate, a wall, the minimap) ...
 ALIKE_SIZE = 2.0
-#: ... spaced a whole number of the floor's cells apart, up to this many ...
+#: ... spaced a whole (or half) number of the floor's cells apart, up to this many ...
 MOST_TILES = 3
 #: ... each within this share of the spacing of its place on their lattice;
 OFF_LATTICE = 0.25
@@ -59,7 +62,7 @@ def board_within(image: np.ndarray, location: BoardLocation) -> BoardLocation | 
     rows, cols = location.rows, location.cols
     if rows * cols < FLOOR_CELLS:
         return None
-    lab = _floor_cells(image, location)
+    lab = _floor_cells(image, location, CELL_PX)
     px = CELL_PX
     cells = lab.reshape(rows, px, cols, px, 3).transpose(0, 2, 1, 3, 4).reshape(-1, px, px, 3)
     rim = max(1, int(round(RING * px)))
@@ -67,28 +70,21 @@ def board_within(image: np.ndarray, location: BoardLocation) -> BoardLocation | 
     ring[:rim] = ring[-rim:] = True
     ring[:, :rim] = ring[:, -rim:] = True
     rings = np.median(cells[:, ring], axis=1)
-    marks = np.linalg.norm(cells - rings[:, None, None, :], axis=3) > INK
-    marks[:, ring] = False
-    held = (marks.mean(axis=(1, 2)) >= HOLDS).reshape(rows, cols)
-    plain = ~held.reshape(-1)
-    if plain.sum() < FLOOR_CELLS / 2:
+    floor = np.median(lab.reshape(-1, 3), axis=0)
+    if np.mean(np.linalg.norm(rings - floor, axis=1) < FLOOR_ALIKE) < ON_FLOOR:
         return None
-    floor = np.median(rings[plain], axis=0)
-    alike = np.linalg.norm(rings[plain] - floor, axis=1) < FLOOR_ALIKE
-    if alike.mean() < PLAIN_ALIKE:
-        return None
-    return _objects_lattice(lab, location, floor)
+    return _objects_lattice(_floor_cells(image, location, OBJECT_PX), location, floor)
 
 
-def _floor_cells(image: np.ndarray, location: BoardLocation) -> np.ndarray:
-    """The lattice's cells square-on, CELL_PX a cell, in L*a*b* on the reader's scale."""
+def _floor_cells(image: np.ndarray, location: BoardLocation, cell_px: int) -> np.ndarray:
+    """The lattice's cells square-on, ``cell_px`` a cell, in L*a*b* on the reader's scale."""
     rows, cols = location.rows, location.cols
-    scale = np.diag([CELL_PX, CELL_PX, 1.0])
+    scale = np.diag([cell_px, cell_px, 1.0])
     to_rect = scale @ np.linalg.inv(location.homography)
     square = cv2.warpPerspective(
         image,
         to_rect,
-        (cols * CELL_PX, rows * CELL_PX),
+        (cols * cell_px, rows * cell_px),
         flags=cv2.INTER_AREA,
         borderMode=cv2.BORDER_REPLICATE,
     )
@@ -99,19 +95,38 @@ def _objects_lattice(
     lab: np.ndarray, location: BoardLocation, floor: np.ndarray
 ) -> BoardLocation | None:
     """The board's own lattice: the objects of the commonest size on the floor, spaced a
-    whole number of the floor's cells apart (up to MOST_TILES), their largest dense block."""
-    px = CELL_PX
+    whole or half number of the floor's cells apart (up to MOST_TILES), their largest
+    dense block.  The objects are told apart at each of CORE_DEPTHS (lamps in sockets may
+    touch one another and a rim round them) and the depth whose block holds the most
+    objects kept."""
     unlike = (np.linalg.norm(lab - floor, axis=2) > INK).astype(np.uint8)
     unlike = cv2.morphologyEx(unlike, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    count, _, stats, centres = cv2.connectedComponentsWithStats(unlike, connectivity=8)
+    depth = cv2.distanceTransform(unlike, cv2.DIST_L2, 3)
+    best: tuple[int, BoardLocation] | None = None
+    for least in CORE_DEPTHS:
+        uv = _object_centres(depth > least) / OBJECT_PX
+        if len(uv) < LEAST_BLOCK:
+            break
+        found = _lattice_of(uv, location)
+        if found is not None and (best is None or found[0] > best[0]):
+            best = found
+    return None if best is None else best[1]
+
+
+def _object_centres(mask: np.ndarray) -> np.ndarray:
+    """``(n, 2)`` centres (x, y) of the mask's parts of the commonest size (within
+    ALIKE_SIZE of the median's area)."""
+    _, _, stats, centres = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
     areas = stats[1:, cv2.CC_STAT_AREA].astype(np.float64)
-    if len(areas) < LEAST_BLOCK:
-        return None
+    if not len(areas):
+        return np.empty((0, 2))
     usual = float(np.median(areas))
-    alike = (areas >= usual / ALIKE_SIZE) & (areas <= usual * ALIKE_SIZE)
-    uv = centres[1:][alike] / px
-    if len(uv) < LEAST_BLOCK:
-        return None
+    return centres[1:][(areas >= usual / ALIKE_SIZE) & (areas <= usual * ALIKE_SIZE)]
+
+
+def _lattice_of(uv: np.ndarray, location: BoardLocation) -> tuple[int, BoardLocation] | None:
+    """The board of the objects at ``uv`` (floor cell units): the objects in its block, and
+    where it lies; None when they keep no spacing or no dense block."""
     step = _spacing(uv)
     if step is None:
         return None
@@ -121,10 +136,12 @@ def _objects_lattice(
     places = np.round((uv - phase) / step)
     on_lattice = np.linalg.norm(uv - (phase + places * step), axis=1) <= OFF_LATTICE * step
     places = places[on_lattice].astype(int)
+    if len(places) < LEAST_BLOCK:
+        return None
     block = _dense_block(places)
     if block is None:
         return None
-    (first, last) = block  # (col, row) places of the block's first and last objects
+    (first, last), held = block  # (col, row) places of the block's first and last objects
     cols, rows = (last - first + 1).tolist()
     if rows * cols * step * step > MOST_OF_FLOOR * location.rows * location.cols:
         return None
@@ -133,34 +150,36 @@ def _objects_lattice(
     homography = location.homography @ to_floor
     homography = homography / homography[2, 2]
     corners = apply_homography(homography, outline(rows, cols))
-    return BoardLocation(corners, homography, rows, cols, location.confidence)
+    return held, BoardLocation(corners, homography, rows, cols, location.confidence)
 
 
-def _spacing(uv: np.ndarray) -> int | None:
-    """The objects' spacing in whole floor cells (1..MOST_TILES): the median distance to
-    the next object along each axis, the same both ways; None when it is not."""
+def _spacing(uv: np.ndarray) -> float | None:
+    """The objects' spacing in whole or half floor cells (a half: the floor's lattice was
+    found at twice its tiles' pitch), up to MOST_TILES: the median distance to the next
+    object along each axis, the same both ways; None when it is not."""
     steps = []
     for axis in (0, 1):
         across = uv[:, 1 - axis]
         nearest = []
         for point in uv:
-            level = np.abs(across - point[1 - axis]) < 0.3
+            level = np.abs(across - point[1 - axis]) < 0.2
             ahead = uv[level, axis] - point[axis]
-            ahead = ahead[ahead > 0.5]
+            ahead = ahead[ahead > 0.3]
             if len(ahead):
                 nearest.append(ahead.min())
         if not nearest:
             return None
         steps.append(float(np.median(nearest)))
-    step = int(round(float(np.mean(steps))))
-    if not 1 <= step <= MOST_TILES or max(abs(s - step) for s in steps) > 0.2:
+    step = round(2 * float(np.mean(steps))) / 2
+    if not 0.5 <= step <= MOST_TILES or max(abs(s - step) for s in steps) > 0.1 * step + 0.1:
         return None
     return step
 
 
-def _dense_block(places: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+def _dense_block(places: np.ndarray) -> tuple[tuple[np.ndarray, np.ndarray], int] | None:
     """The first and last ``(col, row)`` places of the box round the largest 4-connected
-    group of occupied places, when DENSE of the box is occupied and it holds LEAST_BLOCK."""
+    group of occupied places, and how many it holds, when DENSE of the box is occupied and
+    it holds LEAST_BLOCK."""
     low = places.min(axis=0)
     size = places.max(axis=0) - low + 1
     occupied = np.zeros((size[1], size[0]), np.uint8)
@@ -174,4 +193,4 @@ def _dense_block(places: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     if box.sum() < LEAST_BLOCK or box.mean() < DENSE or min(w, h) < 2:
         return None
     first = low + [x, y]
-    return first, first + [w - 1, h - 1]
+    return (first, first + [w - 1, h - 1]), int(box.sum())
