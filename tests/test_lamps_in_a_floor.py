@@ -70,6 +70,16 @@ def test_a_board_of_tiles_is_kept_whole(family, seed):
     assert board_within(scene.image, location) is None
 
 
+@pytest.mark.parametrize(("family", "seed"), [("glow-on-grid", 4), ("lights-grey", 12)])
+def test_a_block_of_lit_tiles_among_unlit_ones_is_kept_whole(family, seed):
+    # lit tiles in a block look like lamps; the unlit tiles round them are no floor
+    cells = np.zeros((10, 10), np.int64)
+    cells[2:5, 3:6] = 1
+    scene = wild_scene(seed, family, cells=cells, rows=10, cols=10)
+    reading = read_board(scene.image, looks=[])
+    assert reading.cells.tolist() == cells.tolist()
+
+
 @pytest.mark.parametrize(
     ("family", "seed"),
     [("arrow-tiles", 0), ("arrow-tiles", 24), ("arrow-glyph-any", 24), ("arrow-glyph-any", 12)],

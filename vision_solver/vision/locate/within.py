@@ -46,14 +46,26 @@ CORE_DEPTHS = (0.0, 2.0, 4.0, 6.0)
 ALIKE_SIZE = 2.0
 #: ... spaced a whole (or half) number of the floor's cells apart, up to this many ...
 MOST_TILES = 3
-#: ... each within this share of the spacing of its place on their lattice;
+#: ... each within this share of the spacing of its place on their lattice, and filling
+#: no more than this share of its cell (a lamp on a floor, a disc at most; lit square
+#: tiles with narrow gaps fill more);
 OFF_LATTICE = 0.25
+MOST_FILLED = 0.8
 #: the board is the box round the largest group of them, of this share of its places or
 #: more occupied ...
 DENSE = 0.7
-#: ... of at least this many objects, and no more than this share of the floor's cells.
+#: ... of at least this many objects, and no more than this share of the floor's cells;
+#: the floor runs on round it on this many sides (a cell at least), and no more than
+#: FLOOR_HOLDS of its cells there hold something of their own (HOLDS of a cell or more
+#: unlike the cell's ring by INK, thin lines and specks left out); and no more than
+#: BOARD_FILLED of the board's own area is unlike the floor (measured: lamps in a floor
+#: 0.12-0.65 on the tuning looks, a block of lit tiles among unlit ones 0.72 and more).
 LEAST_BLOCK = 6
 MOST_OF_FLOOR = 0.6
+FLOOR_SIDES = 3
+FLOOR_HOLDS = 0.25
+HOLDS = 0.06
+BOARD_FILLED = 0.7
 
 
 def board_within(image: np.ndarray, location: BoardLocation) -> BoardLocation | None:
@@ -73,7 +85,31 @@ def board_within(image: np.ndarray, location: BoardLocation) -> BoardLocation | 
     floor = np.median(lab.reshape(-1, 3), axis=0)
     if np.mean(np.linalg.norm(rings - floor, axis=1) < FLOOR_ALIKE) < ON_FLOOR:
         return None
-    return _objects_lattice(_floor_cells(image, location, OBJECT_PX), location, floor)
+    # which cells hold something of their own (more than grout lines or cracks)
+    marks = (np.linalg.norm(cells - rings[:, None, None, :], axis=3) > INK).astype(np.uint8)
+    marks[:, ring] = 0
+    opening = np.ones((3, 3), np.uint8)
+    marks = np.stack([cv2.morphologyEx(m, cv2.MORPH_OPEN, opening) for m in marks])
+    held = (marks.mean(axis=(1, 2)) >= HOLDS).reshape(rows, cols)
+    objects_lab = _floor_cells(image, location, OBJECT_PX)
+    board = _objects_lattice(objects_lab, location, floor)
+    if board is None:
+        return None
+    board, box = board
+    x0, y0, x1, y1 = (max(0, int(round(t * OBJECT_PX))) for t in box.reshape(-1))
+    unlike = np.linalg.norm(objects_lab[y0:y1, x0:x1] - floor, axis=2) > INK
+    if not unlike.size or unlike.mean() > BOARD_FILLED:
+        return None
+    # A block of lit tiles among unlit ones is no board on a floor: the floor runs on
+    # round the board (on three sides at least, a cell or more), and its cells there hold
+    # nothing (unlit tiles would).
+    (u0, v0), (u1, v1) = box
+    around = [u0 >= 1, v0 >= 1, u1 <= cols - 1, v1 <= rows - 1]
+    middles = np.stack(np.mgrid[0:rows, 0:cols], axis=-1)[..., ::-1] + 0.5  # (u, v) of cells
+    outside = ~np.all((middles > box[0]) & (middles < box[1]), axis=-1)
+    if sum(around) < FLOOR_SIDES or not outside.any() or held[outside].mean() > FLOOR_HOLDS:
+        return None
+    return board
 
 
 def _floor_cells(image: np.ndarray, location: BoardLocation, cell_px: int) -> np.ndarray:
@@ -93,42 +129,46 @@ def _floor_cells(image: np.ndarray, location: BoardLocation, cell_px: int) -> np
 
 def _objects_lattice(
     lab: np.ndarray, location: BoardLocation, floor: np.ndarray
-) -> BoardLocation | None:
+) -> tuple[BoardLocation, np.ndarray] | None:
     """The board's own lattice: the objects of the commonest size on the floor, spaced a
     whole or half number of the floor's cells apart (up to MOST_TILES), their largest
-    dense block.  The objects are told apart at each of CORE_DEPTHS (lamps in sockets may
-    touch one another and a rim round them) and the depth whose block holds the most
-    objects kept."""
+    dense block, and its box on the floor (``_lattice_of``).  The objects are told apart at
+    each of CORE_DEPTHS (lamps in sockets may touch one another and a rim round them) and
+    the depth whose block holds the most objects kept."""
     unlike = (np.linalg.norm(lab - floor, axis=2) > INK).astype(np.uint8)
     unlike = cv2.morphologyEx(unlike, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     depth = cv2.distanceTransform(unlike, cv2.DIST_L2, 3)
-    best: tuple[int, BoardLocation] | None = None
+    best = None
     for least in CORE_DEPTHS:
-        uv = _object_centres(depth > least) / OBJECT_PX
+        uv, area = _object_centres(depth > least)
         if len(uv) < LEAST_BLOCK:
             break
-        found = _lattice_of(uv, location)
+        found = _lattice_of(uv / OBJECT_PX, area / OBJECT_PX**2, location)
         if found is not None and (best is None or found[0] > best[0]):
             best = found
-    return None if best is None else best[1]
+    return None if best is None else (best[1], best[2])
 
 
-def _object_centres(mask: np.ndarray) -> np.ndarray:
+def _object_centres(mask: np.ndarray) -> tuple[np.ndarray, float]:
     """``(n, 2)`` centres (x, y) of the mask's parts of the commonest size (within
-    ALIKE_SIZE of the median's area)."""
+    ALIKE_SIZE of the median's area), and that median area (pixels)."""
     _, _, stats, centres = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
     areas = stats[1:, cv2.CC_STAT_AREA].astype(np.float64)
     if not len(areas):
-        return np.empty((0, 2))
+        return np.empty((0, 2)), 0.0
     usual = float(np.median(areas))
-    return centres[1:][(areas >= usual / ALIKE_SIZE) & (areas <= usual * ALIKE_SIZE)]
+    return centres[1:][(areas >= usual / ALIKE_SIZE) & (areas <= usual * ALIKE_SIZE)], usual
 
 
-def _lattice_of(uv: np.ndarray, location: BoardLocation) -> tuple[int, BoardLocation] | None:
-    """The board of the objects at ``uv`` (floor cell units): the objects in its block, and
-    where it lies; None when they keep no spacing or no dense block."""
+def _lattice_of(
+    uv: np.ndarray, area: float, location: BoardLocation
+) -> tuple[int, BoardLocation, np.ndarray] | None:
+    """The board of the objects at ``uv`` (floor cell units), each of about ``area`` (floor
+    cells): the objects in its block, where it lies, and its box on the floor (first and
+    last corner, floor cell units); None when they keep no spacing, fill their cells
+    (tiles, not objects on a floor: MOST_FILLED), or form no dense block."""
     step = _spacing(uv)
-    if step is None:
+    if step is None or area > MOST_FILLED * step * step:
         return None
     # where the lattice of objects lies (its phase), and each object's place on it
     angles = 2 * np.pi * uv / step
@@ -150,7 +190,8 @@ def _lattice_of(uv: np.ndarray, location: BoardLocation) -> tuple[int, BoardLoca
     homography = location.homography @ to_floor
     homography = homography / homography[2, 2]
     corners = apply_homography(homography, outline(rows, cols))
-    return held, BoardLocation(corners, homography, rows, cols, location.confidence)
+    box = np.array([corner, corner + step * np.array([cols, rows])])
+    return held, BoardLocation(corners, homography, rows, cols, location.confidence), box
 
 
 def _spacing(uv: np.ndarray) -> float | None:
