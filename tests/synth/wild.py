@@ -90,8 +90,7 @@ FAMILIES = FLAT_FAMILIES + CHAIR_FAMILIES
 #: (drawn by ``wild_floor.py``; kept out of FAMILIES, which the photo renderer draws from).
 ALL_FAMILIES = FAMILIES + SCENE_FAMILIES
 PUZZLE_OF_FAMILY = {
-    f: "arrows" if f.startswith("arrow") or f in CHAIR_FAMILIES else "lights"
-    for f in ALL_FAMILIES
+    f: "arrows" if f.startswith("arrow") or f in CHAIR_FAMILIES else "lights" for f in ALL_FAMILIES
 }
 
 _WEB = [(1280, 720), (1366, 768), (1440, 900), (1536, 864), (1600, 900), (1920, 1080)]
