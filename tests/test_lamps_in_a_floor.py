@@ -19,7 +19,7 @@ from vision_solver.vision.classify.cells import CellStack
 from vision_solver.vision.classify.lamps import lamp_features
 from vision_solver.vision.geometry import board_at
 from vision_solver.vision.grid import Grid
-from vision_solver.vision.locate import locate_board
+from vision_solver.vision.locate import _search_board, locate_board
 from vision_solver.vision.locate.within import board_within
 from vision_solver.vision.pipeline import read_board
 
@@ -43,15 +43,15 @@ def _true_grid(scene) -> Grid:
 
 @pytest.mark.parametrize("seed", [0, 56, 76])
 def test_a_floor_of_look_alike_tiles_is_not_the_board(seed):
-    # the floor's lattice is what the locate stage finds; the board is the block of lamps
+    # the search finds the floor's lattice; the board is the block of lamps set into it
     scene = _scene(seed)
-    floor = locate_board(scene.image)
+    floor = _search_board(scene.image, None)
     assert floor.rows * floor.cols > 2 * scene.cells.size
-    board = board_within(scene.image, floor)
-    assert board is not None
+    board = locate_board(scene.image)
     assert (board.rows, board.cols) == scene.cells.shape
     error = np.linalg.norm(board.corners - scene.corners, axis=1).max()
     assert error < 0.01 * _diagonal(scene.corners)
+    assert board_within(scene.image, board) is None  # the board is no floor of its own
 
 
 @pytest.mark.parametrize("seed", [0, 28, 52, 56, 60, 76])

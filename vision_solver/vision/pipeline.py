@@ -24,7 +24,6 @@ from .geometry import parse_corners
 from .grid import Grid, find_grid, parse_size
 from .imageio import read_image
 from .locate import Trace, board_at, locate_board
-from .locate.within import board_within
 from .looks import Look, load_looks
 from .overlay import LOW_CONFIDENCE, Marks, draw_overlay
 
@@ -114,8 +113,6 @@ def place_grid(
         location = locate_board(image, trace)
         if not location:
             raise BoardNotFound(location.reason)
-        # a floor of look-alike tiles found, the board set into it: the board
-        location = board_within(image, location) or location
     return find_grid(image, location, size)
 
 

@@ -16,7 +16,8 @@ tilted camera shows the far rows smaller, and objects on a ground with no
 tiles or lines (benches on grass) are found as a lattice of objects in
 perspective when no convincing board lies in the image's middle
 (``objects``); a lattice lying apart from it (a HUD's command card) gives
-way to it.
+way to it.  A game's floor of look-alike tiles with a block of lamps set into
+it is no board: the block is (``within``).
 
 The search runs on a coarse work image first, then at full detail around
 what it found and over the whole image.  The result is the board's four
@@ -76,6 +77,7 @@ from .segment import (
     work_image,
 )
 from .target import ASIDE_CELLS, REST_FOUND, REST_SIDE, moved, rest_of_picture, tilted
+from .within import board_within
 
 __all__ = ["BoardLocation", "Candidate", "NotFound", "board_at", "locate_as_seen", "locate_board"]
 
@@ -283,6 +285,17 @@ def _same_place(one: Lattice, other: Lattice) -> bool:
 
 def locate_board(image: np.ndarray, trace: Trace = None) -> BoardLocation | NotFound:
     """Find the board in a BGR image: its outer corners and grid homography.
+
+    The search (``_search_board``) finds the likeliest lattice of cells; when that is a
+    game's floor of look-alike tiles with a block of lamps set into it, the board is the
+    block (``within.board_within``).
+    """
+    found = _search_board(image, trace)
+    return (board_within(image, found) or found) if found else found
+
+
+def _search_board(image: np.ndarray, trace: Trace) -> BoardLocation | NotFound:
+    """The likeliest lattice of cells in a BGR image: its outer corners and homography.
 
     ``trace``, a list, gets a ``Candidate`` for every lattice and framed board
     the search weighed (the answer is the same with or without it).  Two
