@@ -71,45 +71,61 @@ BOARD_FILLED = 0.7
 def board_within(image: np.ndarray, location: BoardLocation) -> BoardLocation | None:
     """The board of objects set into the located lattice, when that lattice is a floor
     around it (see the module's story); None when it is not (the location stands)."""
-    rows, cols = location.rows, location.cols
-    if rows * cols < FLOOR_CELLS:
+    if location.rows * location.cols < FLOOR_CELLS:
         return None
-    lab = _floor_cells(image, location, CELL_PX)
-    px = CELL_PX
+    floor = _floor(image, location)
+    if floor is None:
+        return None
+    colour, held = floor
+    objects_lab = _floor_cells(image, location, OBJECT_PX)
+    found = _objects_lattice(objects_lab, location, colour)
+    if found is None:
+        return None
+    board, box = found
+    return board if _set_into(objects_lab, colour, held, box) else None
+
+
+def _floor(image: np.ndarray, location: BoardLocation) -> tuple[np.ndarray, np.ndarray] | None:
+    """The floor's colour (the lattice's commonest) and which of its cells hold something of
+    their own (``(rows, cols)``: HOLDS of the cell unlike its ring by INK, grout lines,
+    cracks and specks left out); None when the lattice is no floor (the rings of fewer than
+    ON_FLOOR of its cells have the floor's colour)."""
+    rows, cols, px = location.rows, location.cols, CELL_PX
+    lab = _floor_cells(image, location, px)
     cells = lab.reshape(rows, px, cols, px, 3).transpose(0, 2, 1, 3, 4).reshape(-1, px, px, 3)
     rim = max(1, int(round(RING * px)))
     ring = np.zeros((px, px), bool)
     ring[:rim] = ring[-rim:] = True
     ring[:, :rim] = ring[:, -rim:] = True
     rings = np.median(cells[:, ring], axis=1)
-    floor = np.median(lab.reshape(-1, 3), axis=0)
-    if np.mean(np.linalg.norm(rings - floor, axis=1) < FLOOR_ALIKE) < ON_FLOOR:
+    colour = np.median(lab.reshape(-1, 3), axis=0)
+    if np.mean(np.linalg.norm(rings - colour, axis=1) < FLOOR_ALIKE) < ON_FLOOR:
         return None
-    # which cells hold something of their own (more than grout lines or cracks)
     marks = (np.linalg.norm(cells - rings[:, None, None, :], axis=3) > INK).astype(np.uint8)
     marks[:, ring] = 0
     opening = np.ones((3, 3), np.uint8)
     marks = np.stack([cv2.morphologyEx(m, cv2.MORPH_OPEN, opening) for m in marks])
-    held = (marks.mean(axis=(1, 2)) >= HOLDS).reshape(rows, cols)
-    objects_lab = _floor_cells(image, location, OBJECT_PX)
-    board = _objects_lattice(objects_lab, location, floor)
-    if board is None:
-        return None
-    board, box = board
+    return colour, (marks.mean(axis=(1, 2)) >= HOLDS).reshape(rows, cols)
+
+
+def _set_into(lab: np.ndarray, floor: np.ndarray, held: np.ndarray, box: np.ndarray) -> bool:
+    """Whether the board in ``box`` (floor cells) is set into the floor: the floor shows
+    between its objects (no more than BOARD_FILLED of it unlike the floor), and runs on
+    round it (on FLOOR_SIDES sides, a cell or more) holding nothing of its own there
+    (FLOOR_HOLDS of its cells at most).  A block of lit tiles among unlit ones is no board
+    on a floor: the unlit tiles round it hold tiles of their own."""
     x0, y0, x1, y1 = (max(0, int(round(t * OBJECT_PX))) for t in box.reshape(-1))
-    unlike = np.linalg.norm(objects_lab[y0:y1, x0:x1] - floor, axis=2) > INK
+    unlike = np.linalg.norm(lab[y0:y1, x0:x1] - floor, axis=2) > INK
     if not unlike.size or unlike.mean() > BOARD_FILLED:
-        return None
-    # A block of lit tiles among unlit ones is no board on a floor: the floor runs on
-    # round the board (on three sides at least, a cell or more), and its cells there hold
-    # nothing (unlit tiles would).
+        return False
+    rows, cols = held.shape
     (u0, v0), (u1, v1) = box
     around = [u0 >= 1, v0 >= 1, u1 <= cols - 1, v1 <= rows - 1]
     middles = np.stack(np.mgrid[0:rows, 0:cols], axis=-1)[..., ::-1] + 0.5  # (u, v) of cells
     outside = ~np.all((middles > box[0]) & (middles < box[1]), axis=-1)
-    if sum(around) < FLOOR_SIDES or not outside.any() or held[outside].mean() > FLOOR_HOLDS:
-        return None
-    return board
+    return bool(
+        sum(around) >= FLOOR_SIDES and outside.any() and held[outside].mean() <= FLOOR_HOLDS
+    )
 
 
 def _floor_cells(image: np.ndarray, location: BoardLocation, cell_px: int) -> np.ndarray:
