@@ -13,7 +13,7 @@ edge at ``x0 - 0.5`` and ``x0 + w - 0.5``.  ``Rendered.corners`` is given in thi
 which is also the one ``cv2.warpPerspective`` uses, so corners stay exact under a warp.
 
 ``wild_scene(seed, family)`` (``wild.py``) draws a random board in a look made up from ``seed``
-in one of the ``FAMILIES``, so that the reader can be scored on looks it was never tuned on.
+in one of the ``ALL_FAMILIES``, so that the reader can be scored on looks it was never tuned on.
 
 This is test support, not part of the installed package: the tests, benchmarks and fixtures
 import it as ``synth`` with the repository's ``tests/`` folder on ``sys.path``.
@@ -21,9 +21,10 @@ import it as ``synth`` with the repository's ``tests/`` folder on ``sys.path``.
 
 from .scene import Rendered, random_scene, render_board
 from .themes import LOOKS, PUZZLE_OF_LOOK
-from .wild import FAMILIES, PUZZLE_OF_FAMILY, wild_scene
+from .wild import ALL_FAMILIES, FAMILIES, PUZZLE_OF_FAMILY, wild_scene
 
 __all__ = [
+    "ALL_FAMILIES",
     "FAMILIES",
     "LOOKS",
     "PUZZLE_OF_FAMILY",

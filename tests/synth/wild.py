@@ -37,6 +37,13 @@ Two more (``CHAIR_FAMILIES``, drawn by ``wild_chairs.py``) are the moon-legend p
 Their ``corners`` are the floor-plane corners of the cell grid, projected; ``tilt`` warps the
 finished screenshot as for the others.
 
+One more (``SCENE_FAMILIES``, drawn by ``wild_floor.py``; ``ALL_FAMILIES`` names every family,
+``FAMILIES`` the ones above, which the photo renderer draws from):
+
+* ``lights-in-scene``: a block of lamps (round or square, in a socket or not, lit any hue and
+  maybe glowing) let into a top-down game's floor of stone tiles that fills the view, one lamp
+  a tile or one on every other grout crossing, with walls, props and a HUD around; 3..9 a side.
+
 The truth is exact: ``corners`` are the outer edge of the cell grid (for gapless or framed
 grids the outer edge of the cells, not of the frame), in the package's pixel-centre
 convention.  The look comes from its own generators, independent of the cells, so the same
