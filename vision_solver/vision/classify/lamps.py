@@ -40,8 +40,12 @@ ROUND = 0.85
 #: left out), over the board: lamps' sockets and cores 0.59-1.0; arrow glyphs on round or
 #: square tiles 0.05-0.55, chairs 0.0-0.52 (a narrow margin: small cores are a few pixels).
 MARKS_ROUND = 0.6
-#: A board is judged on this many of its cells, spread over it.
+#: A board is judged on this many of its cells, spread over it; when they are no lamps
+#: but their objects lie LEAST_MOVE pixels (at CELL_PX) off their cells' centres or more,
+#: alike, it is judged again moved by that much (RECENTRE times at most).
 SAMPLE = 24
+LEAST_MOVE = 1.0
+RECENTRE = 3
 #: The common footprint is where at least this share of the cells show their object ...
 FOOTPRINT = 0.5
 #: ... and a lamp's colour is read within its core: the footprint eroded by this share
@@ -61,8 +65,20 @@ def lamp_features(stack: CellStack) -> np.ndarray | None:
     lab[..., 0] /= L_STORED
     cells = lab.reshape(rows, px, cols, px, 3).transpose(0, 2, 1, 3, 4).reshape(-1, px, px, 3)
     sample = np.unique(np.linspace(0, len(cells) - 1, min(len(cells), SAMPLE)).round().astype(int))
-    if not _lamps(cells[sample]):
-        return None
+    for looked in range(RECENTRE + 1):
+        lamps, (dy, dx) = _lamps(cells[sample])
+        if lamps:
+            break
+        # A board placed a little off moves every lamp alike (and its ring cuts them, so
+        # they seem nearer their cells' centres than they are): the board is looked at
+        # again moved by its objects' usual move.
+        if looked == RECENTRE or not max(abs(dy), abs(dx)) >= LEAST_MOVE:
+            return None
+        shift = np.float32([[1, 0, dx], [0, 1, dy]])
+        lab = cv2.warpAffine(
+            lab, shift, lab.shape[1::-1], flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+        )
+        cells = lab.reshape(rows, px, cols, px, 3).transpose(0, 2, 1, 3, 4).reshape(-1, px, px, 3)
     objects, held = _objects(cells)
     moves = _moves(objects, held)
     footprint = _moved(objects.astype(np.float32), moves).mean(axis=0) >= FOOTPRINT
@@ -94,20 +110,23 @@ def _objects(cells: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return objects, (share >= LEAST_OBJECT) & (share <= MOST_OBJECT)
 
 
-def _lamps(cells: np.ndarray) -> bool:
+def _lamps(cells: np.ndarray) -> tuple[bool, np.ndarray]:
     """Whether these cells hold lamps: HELD of them an object, each its own quarter turn
-    (ROUND, the median), and so are the marks inside them, over all (MARKS_ROUND)."""
+    (ROUND, the median), and so are the marks inside them, over all (MARKS_ROUND); and the
+    objects' usual move to their cells' centres (``(dy, dx)`` pixels, the median; NaN when
+    too few cells hold one)."""
     objects, held = _objects(cells)
     if held.mean() < HELD:
-        return False
+        return False, np.full(2, np.nan)
     moves = _moves(objects, held)
+    usual = np.median(moves[held], axis=0)
     centred = _moved(objects.astype(np.float32), moves)
     turned = np.rot90(centred, 1, axes=(1, 2))
     overlap = np.minimum(centred, turned).sum(axis=(1, 2)) / np.maximum(
         np.maximum(centred, turned).sum(axis=(1, 2)), 1e-6
     )
     if float(np.median(overlap)) < ROUND:
-        return False
+        return False, usual
     # ... and so is what the object shows inside (a socket round a lamp, a lighter core: a
     # glyph on a round tile is no lamp): its pixels unlike the object's own colour, less
     # its edge, where the floor blends in
@@ -123,13 +142,13 @@ def _lamps(cells: np.ndarray) -> bool:
     marks = (np.linalg.norm(colours - own[:, None, None, :], axis=3) > INK) & (edge > 0)
     marked = marks.mean(axis=(1, 2)) >= LEAST_OBJECT / 2
     if not marked.any():
-        return True
+        return True, usual
     marks = marks[marked].astype(np.float32)
     turned_marks = np.rot90(marks, 1, axes=(1, 2))
     kept = np.minimum(marks, turned_marks).sum() / max(
         float(np.maximum(marks, turned_marks).sum()), 1e-6
     )
-    return bool(kept >= MARKS_ROUND)
+    return bool(kept >= MARKS_ROUND), usual
 
 
 def _filled(mask: np.ndarray) -> np.ndarray:
