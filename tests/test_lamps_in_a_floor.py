@@ -112,3 +112,12 @@ def test_a_floor_scene_is_drawn_the_same_from_its_seed():
     assert first.cells.tolist() == again.cells.tolist()
     height, width = first.image.shape[:2]
     assert np.all((first.corners >= 0) & (first.corners <= [width, height]))
+
+
+def test_blocky_arrows_read_in_several_turns_are_no_lamps():
+    # short thick arrows on square tiles: their marks overlap their own quarter turn nearly
+    # as much as a lamp's core does, but the turn reader reads the board in four turns
+    scene = _scene(276, "arrow-glyph-any")
+    reading = read_board(scene.image, looks=[])
+    assert reading.puzzle == "arrows"
+    assert reading.cells.tolist() == scene.cells.tolist()

@@ -112,12 +112,18 @@ def read_cells(
 
         turns = None
         inked = puzzle == PuzzleKind.arrows or _inked(stack.features) or pointing()
-        if inked and puzzle == "auto" and (lamps := lamp_features(stack)) is not None:
-            # Objects that are their own quarter turns (lamps, buttons) point nowhere:
-            # a lights board, told by the objects' colours.
-            return _read_lamps(image, grid, lamps, lit)
         if inked:
             turns = read_turns(stack.board(), grid.rows, grid.cols)
+            if (
+                puzzle == "auto"
+                and not (turns is not None and turns.varied)
+                and (lamps := lamp_features(stack)) is not None
+            ):
+                # Objects that are their own quarter turns (lamps, buttons) point nowhere:
+                # a lights board, told by the objects' colours.  (A board whose cells the
+                # turn reader reads in several turns is none: a blocky arrow's marks
+                # overlap their own quarter turn almost as much as a lamp's core.)
+                return _read_lamps(image, grid, lamps, lit)
             if turns is None and not grass():
                 # Arrows on bevelled tiles: read by the glyphs' colour instead,
                 # and small glyphs closer when their head and tail are a close call.
