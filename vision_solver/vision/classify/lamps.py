@@ -38,7 +38,9 @@ HELD = 0.9
 ROUND = 0.85
 #: ... and so do the marks inside the objects (unlike the object's own colour, its edge
 #: left out), over the board: lamps' sockets and cores 0.59-1.0; arrow glyphs on round or
-#: square tiles 0.05-0.55, chairs 0.0-0.52 (a narrow margin: small cores are a few pixels).
+#: square tiles mostly 0.05-0.55, chairs 0.0-0.52 (a narrow margin: small cores are a few
+#: pixels; short thick arrows reach 0.64, and the classify stage asks the turn reader
+#: first).
 MARKS_ROUND = 0.6
 #: A board is judged on this many of its cells, spread over it; when they are no lamps
 #: but their objects lie LEAST_MOVE pixels (at CELL_PX) off their cells' centres or more,
