@@ -67,9 +67,10 @@ def differences(want: dict[str, Any], got: dict[str, Any]) -> list[str]:
     confidence = np.abs(np.array(want["confidence"]) - np.array(got["confidence"])).max()
     corners = np.abs(np.array(want["corners"]) - np.array(got["corners"])).max()
     # OpenCV 5 rounds some interpolations otherwise than 4.x: one recorded
-    # scene's confidence moved by 0.009 with no cell changed, so the record
-    # allows 0.01 (a reading that changes means far more than that).
-    if confidence > 0.01:
+    # scene's confidence moved by 0.009 with no cell changed, and a later
+    # opencv-python 5 build moved another's by 0.0100, so the record allows
+    # 0.02 (a reading that changes means far more than that).
+    if confidence > 0.02:
         out.append(f"confidence differs by {confidence:.4f}")
     if corners > 0.015:
         out.append(f"corners differ by {corners:.3f} px")
