@@ -9,6 +9,7 @@ from synth.wild import wild_scene
 
 from vision_solver.rules import PuzzleKind
 from vision_solver.vision.classify import _oblique, read_cells
+from vision_solver.vision.classify.benches import GROUT_LINES, grout_lines, objects_on_grass
 from vision_solver.vision.classify.cells import CellStack
 from vision_solver.vision.classify.objects3d import (
     holds_objects,
@@ -112,3 +113,24 @@ def test_only_a_board_seen_by_a_tilted_camera_is_oblique():
     assert _oblique(stack.grid)
     stack, _ = _stack(0, "arrow-glyph-any")
     assert not _oblique(stack.grid)
+
+
+@pytest.mark.parametrize("seed", [4, 24, 100, 116])
+def test_a_tiled_floor_shows_its_grout_and_grass_none(seed):
+    """Tuning-side boards on their true grids: the chairs' stone tiles show grout along every
+    line between cells (these four the faintest of forty), the benches' grass nothing."""
+    tiles, _ = _stack(seed, "chairs-3d")
+    grass, _ = _stack(seed, "benches-grass")
+    assert grout_lines(tiles) >= GROUT_LINES
+    assert grout_lines(grass) < GROUT_LINES / 2
+
+
+def test_chairs_on_a_tiled_floor_are_not_read_one_by_one_as_benches():
+    """Tuning-side board 36 as located: its stone tiles pass for grass (textured, an object
+    in every cell), and the bench reader, sure of itself, read 24 of 54 cells wrong; on a
+    tiled floor the board is read as a whole."""
+    scene = wild_scene(36, "chairs-3d")
+    reading = read_board(scene.image, looks=[])
+    stack = CellStack(scene.image, reading.grid)
+    assert objects_on_grass(stack) and grout_lines(stack) >= GROUT_LINES
+    assert reading.cells.tolist() == scene.cells.tolist()

@@ -13,7 +13,8 @@ by the lamps' colours; one whose cells show one object in different turns
 an arrow board (by ``turns``, or else by ``glyphs`` when every cell carries
 the same pointing glyph); one with an object on textured grass or on a
 shared floor in every cell a chair board (by ``benches`` when that reader is
-sure of the board, else by ``objects3d``); and any other a lights board.  A
+sure of the board and the floor is no tiles with grout between, else by
+``objects3d``); and any other a lights board.  A
 lights board says what decided which of its states is lit (``lit_by``);
 ``lit="dark"`` turns a generic lights reading round, never one by a look.
 """
@@ -30,9 +31,11 @@ from ...rules import PuzzleKind
 from ..grid import Grid
 from ..looks import Look, learn_look, match_look
 from .benches import (
+    GROUT_LINES,
     NOT_FLAT_INK,
     bench_readings,
     face_profile_groups,
+    grout_lines,
     objects_on_grass,
     read_benches,
 )
@@ -94,6 +97,7 @@ def read_cells(
         return CellReading(kind, cells, confidence, look.name, lit_by)
     if puzzle in (PuzzleKind.arrows, "auto"):
         grass = cache(lambda: objects_on_grass(stack))  # asked at most once
+        tiled = cache(lambda: grout_lines(stack) >= GROUT_LINES)
 
         # Most boards without glyphs show it in their first row: read that
         # alone before the whole board.
@@ -144,9 +148,10 @@ def read_cells(
             cells, confidence = read_glyphs(glyphs, grid.rows, grid.cols)
             return CellReading(PuzzleKind.arrows, cells, confidence, "generic")
         benches = cache(lambda: read_benches(stack))  # asked at most once
-        as_whole = cache(lambda: read_objects(stack, by_depth=not grass()))
+        as_whole = cache(lambda: read_objects(stack, by_depth=tiled() or not grass()))
         if (
             grass()
+            and not tiled()
             and benches()[1].mean() >= SURE_BENCHES
             and not _merges_looks(benches()[0], as_whole)
         ):
@@ -156,9 +161,11 @@ def read_cells(
             objects = as_whole()
             if objects is not None:
                 cells = objects.cells
-                if objects.turns_margin < TURNS_DECIDE:
+                if objects.turns_margin < TURNS_DECIDE and not tiled():
                     # Seen from the side: which of the two side-on groups faces right is
                     # told by the benches' backrests, not by quarter turns seen from above.
+                    # (Objects on a tiled floor are seen from above, as chairs: on the tuning
+                    # looks' true grids the backrests swapped three such boards, mended one.)
                     cells = face_profile_groups(cells, benches()[0])
                 return CellReading(PuzzleKind.arrows, cells, objects.confidence, "generic")
         if inked and not grass():
