@@ -1,12 +1,15 @@
-"""Photographed boards among other lattices: a tiled floor, a keyboard aside are not the board."""
+"""Boards among other lattices: a tiled floor, a keyboard aside, a border's bricks are no board."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 from synth.photo import is_tuning, photo_scene
+from synth.wild import wild_scene
 
-from vision_solver.vision.locate import locate_as_seen
+from vision_solver.vision.locate import locate_as_seen, locate_board
+from vision_solver.vision.locate.lattice import Lattice
+from vision_solver.vision.locate.scenery import frame_strip
 from vision_solver.vision.locate.target import rest_of_picture, tilted
 
 
@@ -69,3 +72,49 @@ def test_an_upright_outline_is_no_photo_a_turned_one_is() -> None:
     turn = np.radians(5.0)
     rotation = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]])
     assert tilted(upright @ rotation.T)
+
+
+#: Tuning-side 3-D chair boards inside a brick border, whose bricks (a strip 3 across, 22
+#: and 31 along) outscored the chairs' lattice and were taken for the board.
+BORDER_SEEDS = [40, 152]
+
+
+@pytest.mark.parametrize("seed", BORDER_SEEDS)
+def test_a_border_of_bricks_is_not_the_board_it_frames(seed: int) -> None:
+    scene = wild_scene(seed, "chairs-3d")
+    trace: list = []
+    found = locate_board(scene.image, trace)
+    assert found, found
+    assert (found.rows, found.cols) == scene.cells.shape
+    diagonal = float(np.linalg.norm(scene.corners[2] - scene.corners[0]))
+    assert np.linalg.norm(found.corners - scene.corners, axis=1).mean() < 0.02 * diagonal
+    # the bricks were weighed and named as a border's for --debug-dir
+    bricks = [c for c in trace if "border" in c.source]
+    assert bricks and max(max(c.rows, c.cols) for c in bricks) >= 2 * max(scene.cells.shape)
+
+
+def _lattice(rows: int, cols: int, at: tuple[float, float], step: float) -> Lattice:
+    homography = np.array([[step, 0, at[0]], [0, step, at[1]], [0, 0, 1]], np.float64)
+    members = {(r, c): None for r in range(rows) for c in range(cols)}
+    return Lattice(homography, members, (0, rows - 1), (0, cols - 1), 1.0)  # type: ignore[arg-type]
+
+
+def test_a_strip_is_a_frame_only_beside_a_board_along_it() -> None:
+    lab = np.full((400, 400, 3), 128, np.uint8)  # one colour: every strip's bricks alike
+    strip = _lattice(20, 2, (10, 10), 10)  # 20 bricks down x = 10..20, y = 10..200
+    beside = _lattice(6, 3, (45, 25), 30)  # a board's 6 rows alongside, x = 45..105
+    assert frame_strip(strip, [strip, beside], lab)
+    far = _lattice(6, 3, (250, 25), 30)  # the same board far off to the side
+    short = _lattice(2, 3, (45, 25), 30)  # a board alongside a tenth as long as the strip
+    across = _lattice(3, 6, (45, 25), 30)  # a board whose short side (90) lies alongside
+    assert not frame_strip(strip, [strip, far], lab)
+    assert not frame_strip(strip, [strip, short], lab)
+    assert not frame_strip(beside, [strip, beside], lab)  # a board is no strip
+    assert not frame_strip(strip, [strip, across], lab)
+
+
+def test_a_board_in_a_strip_is_no_frame_of_a_part_of_itself() -> None:
+    lab = np.full((400, 400, 3), 128, np.uint8)
+    board = _lattice(17, 3, (20, 10), 10)  # a 17x3 board of look-alike tiles
+    part = _lattice(11, 3, (20, 40), 10)  # 11 of its rows, found on their own
+    assert not frame_strip(board, [board, part], lab)

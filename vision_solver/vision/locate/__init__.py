@@ -62,7 +62,7 @@ from .judge import (
 )
 from .lattice import Lattice, Pool, lattice_from, without
 from .objects import extend_lattice, object_board
-from .scenery import tiled_floor
+from .scenery import frame_strip, tiled_floor
 from .screen import PLANE_TILT, looks_rendered, plane_quads, rectify
 from .segment import (
     COARSE_SIDE,
@@ -217,6 +217,13 @@ def _best_lattice(
         if best is not None:
             # More blobs may regroup the cells of an earlier stage's board.
             lattices.append(best)
+        # A border's bricks beside the board they frame (found in this stage or an
+        # earlier one) are no board either.
+        strips = [lat for lat in lattices if frame_strip(lat, lattices, lab)]
+        if record is not None:
+            for lat in strips:
+                record(lat, f"stage {stage}, a border's bricks")
+        lattices = [lat for lat in lattices if all(lat is not strip for strip in strips)]
         best = max(lattices, key=lambda lat: lat.score, default=None)
         if best is not None:
             # Prefer the tiles to the gaps between them.

@@ -1,4 +1,4 @@
-"""Scenery: lattices in a photo that are not the board (a tiled floor).
+"""Scenery: lattices in a picture that are not the board (a tiled floor, a border's bricks).
 
 A photographed board shares the picture with other lattices of look-alike
 cells: the tiles of the floor a toy lies on are cells too, many of them, and
@@ -13,8 +13,9 @@ from __future__ import annotations
 import numpy as np
 
 from ..colour import SAME_COLOUR
+from ..geometry import apply_homography
 from .cellsample import cell_colours, one_of_each, state_colours
-from .judge import RUNS_OFF_CELLS, runs_off
+from .judge import RUNS_OFF_CELLS, pitch, runs_off
 from .lattice import Lattice
 
 #: A lattice of at least FLOOR_CELLS cells is a floor's when the cells of the
@@ -72,3 +73,119 @@ def tiled_floor(lattice: Lattice, lab: np.ndarray) -> bool:
     if len(lattice.members) < RUNS_OFF_CELLS:
         return False
     return runs_off(lattice, lab.shape) and len(state_colours(lattice, lab)) >= FLOOR_COLOURS
+
+
+#: A lattice is a strip when it is at most STRIP_ACROSS cells across and at
+#: least STRIP_ALONG times as many along.  The brick and slab borders round
+#: the tuning looks' 3-D boards were found as strips 2 or 3 bricks across and
+#: 10 to 32 along; the boards were 3 to 9 cells a side.
+STRIP_ACROSS, STRIP_ALONG = 3, 4
+#: A border's bricks show at most this many colours (a brick and its mortar,
+#: or two shades of brick).
+STRIP_COLOURS = 2
+#: The board a strip frames runs along it: its side facing the strip is
+#: parallel to it (within FRAMED_ANGLE degrees), lies within the strip's
+#: length and covers at least FRAMED_SHARE of it, and the gap between the two
+#: across the strip is at most BESIDE_CELLS of the board's cells.
+FRAMED_ANGLE = 10.0
+FRAMED_SHARE = 0.6
+BESIDE_CELLS = 1.5
+#: ... and holds at least this many cells.
+FRAMED_CELLS = 6
+#: A lattice that overlaps the strip by more than this many of its own cells
+#: across it is no board beside the strip but a part of the same cells (an
+#: 11x3 part of a 17x3 board of arrows lies along it too).
+OVERLAP_CELLS = 0.5
+
+
+def frame_strip(lattice: Lattice, others: list[Lattice], lab: np.ndarray) -> bool:
+    """True when the lattice is a band of a border (its bricks or slabs), not a board.
+
+    A border round a board is a strip of look-alike bricks (STRIP_ACROSS,
+    STRIP_ALONG, STRIP_COLOURS) that runs beside the board within: it is
+    regular and long, and outscores the board it frames.  A board is set
+    inside its frame, not along one side of another board: so a strip with
+    another lattice, no strip, lying along it, about as long on that side and
+    not over it (FRAMED_ANGLE, FRAMED_SHARE, BESIDE_CELLS, OVERLAP_CELLS,
+    FRAMED_CELLS) is a frame's.
+    """
+    if not _strip(lattice) or len(state_colours(lattice, lab)) > STRIP_COLOURS:
+        return False
+    ends = _long_line(lattice)
+    along = ends[1] - ends[0]
+    length = float(np.linalg.norm(along))
+    if length == 0:
+        return False
+    axis = along / length
+    half_strip = 0.5 * min(lattice.shape) * pitch(lattice)
+    for other in others:
+        if other is lattice or _strip(other) or len(other.members) < FRAMED_CELLS:
+            continue
+        side = _long_line(other, along=axis)
+        direction = side[1] - side[0]
+        size = float(np.linalg.norm(direction))
+        if size == 0:
+            continue
+        cosine = abs(float(direction @ axis)) / size
+        if cosine < np.cos(np.radians(FRAMED_ANGLE)):
+            continue
+        t = sorted(float((point - ends[0]) @ axis) for point in side)
+        if t[0] < -half_strip or t[1] > length + half_strip or t[1] - t[0] < FRAMED_SHARE * length:
+            continue
+        middle = _centre(other)
+        gap = middle - ends[0]
+        off = abs(float(axis[0] * gap[1] - axis[1] * gap[0]))  # across the strip
+        half_other = 0.5 * _across(other, axis)
+        apart = off - half_strip - half_other  # the gap between the two, across the strip
+        if -OVERLAP_CELLS * pitch(other) <= apart <= BESIDE_CELLS * pitch(other):
+            return True
+    return False
+
+
+def _strip(lattice: Lattice) -> bool:
+    """Whether the lattice is long and narrow (STRIP_ACROSS, STRIP_ALONG)."""
+    across, along = sorted(lattice.shape)
+    return across <= STRIP_ACROSS and along >= STRIP_ALONG * across
+
+
+def _centre(lattice: Lattice) -> np.ndarray:
+    """The lattice's middle, in work pixels."""
+    (r0, r1), (c0, c1) = lattice.rows, lattice.cols
+    return apply_homography(lattice.homography, [[(c0 + c1) / 2, (r0 + r1) / 2]])[0]
+
+
+def _middle_lines(lattice: Lattice) -> tuple[np.ndarray, np.ndarray]:
+    """The ends (``(2, 2)``, work pixels) of the lattice's middle line down its columns and
+    of the one along its rows, each from outer edge to outer edge."""
+    (r0, r1), (c0, c1) = lattice.rows, lattice.cols
+    down = [[(c0 + c1) / 2, r0 - 0.5], [(c0 + c1) / 2, r1 + 0.5]]
+    across = [[c0 - 0.5, (r0 + r1) / 2], [c1 + 0.5, (r0 + r1) / 2]]
+    return apply_homography(lattice.homography, down), apply_homography(lattice.homography, across)
+
+
+def _long_line(lattice: Lattice, along: np.ndarray | None = None) -> np.ndarray:
+    """The lattice's middle line along its long side, or (``along`` given) the one of its two
+    middle lines nearer that direction."""
+    return _lines_by(lattice, along)[0]
+
+
+def _across(lattice: Lattice, axis: np.ndarray) -> float:
+    """The lattice's width across ``axis`` (a unit vector), in work pixels: the length of
+    its middle line farther from that direction."""
+    line = _lines_by(lattice, axis)[1]
+    return float(np.linalg.norm(line[1] - line[0]))
+
+
+def _lines_by(lattice: Lattice, along: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+    """The lattice's two middle lines, the one along ``along`` (or its long side) first."""
+    down, across = _middle_lines(lattice)
+    if along is None:
+        first = lattice.shape[0] >= lattice.shape[1]
+    else:
+
+        def slant(line: np.ndarray) -> float:
+            direction = line[1] - line[0]
+            return abs(float(direction @ along)) / max(float(np.linalg.norm(direction)), 1e-9)
+
+        first = slant(down) >= slant(across)
+    return (down, across) if first else (across, down)
