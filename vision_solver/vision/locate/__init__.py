@@ -55,6 +55,7 @@ from .judge import (
     convincing,
     encloses_as_holes,
     finer_hidden,
+    middle,
     page_pattern,
     pitch,
     specks,
@@ -282,11 +283,6 @@ def _same_place(one: Lattice, other: Lattice) -> bool:
     """Whether two lattices place the same board: the same shape, their middles close."""
     if one.shape != other.shape:
         return False
-
-    def middle(lattice: Lattice) -> np.ndarray:
-        (r0, r1), (c0, c1) = lattice.rows, lattice.cols
-        return apply_homography(lattice.homography, [[(c0 + c1) / 2, (r0 + r1) / 2]])[0]
-
     return bool(np.linalg.norm(middle(one) - middle(other)) < SAME_PLACE * pitch(one))
 
 

@@ -55,6 +55,12 @@ def pitch(lattice: Lattice) -> float:
     return float(min(np.linalg.norm(b - a), np.linalg.norm(c - a)))
 
 
+def middle(lattice: Lattice) -> np.ndarray:
+    """The middle of a lattice's cells, in work pixels."""
+    (r0, r1), (c0, c1) = lattice.rows, lattice.cols
+    return apply_homography(lattice.homography, [[(c0 + c1) / 2, (r0 + r1) / 2]])[0]
+
+
 def encloses_as_holes(outer: Lattice, inner: Lattice) -> bool:
     """True when ``inner`` is the lattice of gaps between ``outer``'s (round) tiles.
 

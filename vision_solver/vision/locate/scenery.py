@@ -15,7 +15,7 @@ import numpy as np
 from ..colour import SAME_COLOUR
 from ..geometry import apply_homography
 from .cellsample import cell_colours, one_of_each, state_colours
-from .judge import RUNS_OFF_CELLS, pitch, runs_off
+from .judge import RUNS_OFF_CELLS, middle, pitch, runs_off
 from .lattice import Lattice
 
 #: A lattice of at least FLOOR_CELLS cells is a floor's when the cells of the
@@ -111,7 +111,7 @@ def frame_strip(lattice: Lattice, others: list[Lattice], lab: np.ndarray) -> boo
     """
     if not _strip(lattice) or len(state_colours(lattice, lab)) > STRIP_COLOURS:
         return False
-    ends = _long_line(lattice)
+    ends = _middle_lines_by(lattice)[0]
     along = ends[1] - ends[0]
     length = float(np.linalg.norm(along))
     if length == 0:
@@ -121,7 +121,7 @@ def frame_strip(lattice: Lattice, others: list[Lattice], lab: np.ndarray) -> boo
     for other in others:
         if other is lattice or _strip(other) or len(other.members) < FRAMED_CELLS:
             continue
-        side = _long_line(other, along=axis)
+        side, cross = _middle_lines_by(other, axis)
         direction = side[1] - side[0]
         size = float(np.linalg.norm(direction))
         if size == 0:
@@ -132,10 +132,9 @@ def frame_strip(lattice: Lattice, others: list[Lattice], lab: np.ndarray) -> boo
         t = sorted(float((point - ends[0]) @ axis) for point in side)
         if t[0] < -half_strip or t[1] > length + half_strip or t[1] - t[0] < FRAMED_SHARE * length:
             continue
-        middle = _centre(other)
-        gap = middle - ends[0]
+        gap = middle(other) - ends[0]
         off = abs(float(axis[0] * gap[1] - axis[1] * gap[0]))  # across the strip
-        half_other = 0.5 * _across(other, axis)
+        half_other = 0.5 * float(np.linalg.norm(cross[1] - cross[0]))
         apart = off - half_strip - half_other  # the gap between the two, across the strip
         if -OVERLAP_CELLS * pitch(other) <= apart <= BESIDE_CELLS * pitch(other):
             return True
@@ -148,12 +147,6 @@ def _strip(lattice: Lattice) -> bool:
     return across <= STRIP_ACROSS and along >= STRIP_ALONG * across
 
 
-def _centre(lattice: Lattice) -> np.ndarray:
-    """The lattice's middle, in work pixels."""
-    (r0, r1), (c0, c1) = lattice.rows, lattice.cols
-    return apply_homography(lattice.homography, [[(c0 + c1) / 2, (r0 + r1) / 2]])[0]
-
-
 def _middle_lines(lattice: Lattice) -> tuple[np.ndarray, np.ndarray]:
     """The ends (``(2, 2)``, work pixels) of the lattice's middle line down its columns and
     of the one along its rows, each from outer edge to outer edge."""
@@ -163,21 +156,11 @@ def _middle_lines(lattice: Lattice) -> tuple[np.ndarray, np.ndarray]:
     return apply_homography(lattice.homography, down), apply_homography(lattice.homography, across)
 
 
-def _long_line(lattice: Lattice, along: np.ndarray | None = None) -> np.ndarray:
-    """The lattice's middle line along its long side, or (``along`` given) the one of its two
-    middle lines nearer that direction."""
-    return _lines_by(lattice, along)[0]
-
-
-def _across(lattice: Lattice, axis: np.ndarray) -> float:
-    """The lattice's width across ``axis`` (a unit vector), in work pixels: the length of
-    its middle line farther from that direction."""
-    line = _lines_by(lattice, axis)[1]
-    return float(np.linalg.norm(line[1] - line[0]))
-
-
-def _lines_by(lattice: Lattice, along: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
-    """The lattice's two middle lines, the one along ``along`` (or its long side) first."""
+def _middle_lines_by(
+    lattice: Lattice, along: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """The lattice's two middle lines, the one nearer the direction ``along`` (a unit
+    vector; by default, the one along its long side) first."""
     down, across = _middle_lines(lattice)
     if along is None:
         first = lattice.shape[0] >= lattice.shape[1]
