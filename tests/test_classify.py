@@ -352,3 +352,44 @@ def test_what_every_cell_shows_alike_is_taken_from_its_turning_ink():
     moving = turning_maps(maps)
     # once the shared bevel goes, the left-pointing cell matches the other only turned back
     assert agreement(moving[0], np.rot90(moving[1], -1)) > agreement(moving[0], moving[1]) + 0.3
+
+
+def _up_glyph(kind: str, size: int, shaft: float, head: float) -> np.ndarray:
+    """A 0/1 mask of a glyph pointing up, drawn here by hand (no renderer): ``shaft`` and
+    ``head`` are half-widths as shares of ``size``, the glyph's length."""
+    mask = np.zeros((size + 8, size + 8), np.uint8)
+    x, top, bottom = (size + 8) / 2, 4, 4 + size
+    neck = top + 0.35 * size
+    scale = 16  # sub-pixel corners (cv2's shift)
+
+    def poly(points):
+        cv2.fillPoly(mask, [np.int32(np.round(np.array(points) * scale))], 1, cv2.LINE_8, 4)
+
+    if kind == "arrow":
+        poly([(x, top), (x + head * size, neck), (x + shaft * size, neck),
+              (x + shaft * size, bottom), (x - shaft * size, bottom),
+              (x - shaft * size, neck), (x - head * size, neck)])  # fmt: skip
+    elif kind == "triangle":
+        poly([(x, top), (x + head * size, bottom), (x - head * size, bottom)])
+    else:  # a chevron: its arms shaft thick
+        arm = shaft * size
+        wide = head * size
+        poly([(x, top), (x + wide, bottom - arm), (x + wide, bottom),
+              (x, top + arm), (x - wide, bottom), (x - wide, bottom - arm)])  # fmt: skip
+    return mask
+
+
+@pytest.mark.parametrize("kind", ["arrow", "triangle", "chevron"])
+@pytest.mark.parametrize("size", [24, 40, 64])
+def test_a_glyph_points_to_its_tip_in_every_turn(kind, size):
+    """An arrow whose shaft is nearly as wide as its head (small notches, its centroid in the
+    shaft), one with a thin shaft, a triangle and a chevron point to their tip: in each of the
+    four turns ``pointing`` names the way the glyph was drawn."""
+    from vision_solver.vision.classify.turns import pointing
+
+    shapes = [(0.2, 0.26), (0.06, 0.3), (0.14, 0.22)] if kind == "arrow" else [(0.12, 0.3)]
+    for shaft, head in shapes:
+        up = _up_glyph(kind, size, shaft, head)
+        for turn in range(4):  # np.rot90 turns anticlockwise: up, left, down, right
+            direction = (0, 3, 2, 1)[turn]
+            assert pointing(np.rot90(up, turn).copy())[0] == direction, (shaft, head, turn)
