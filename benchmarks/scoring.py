@@ -49,10 +49,12 @@ class Tally:
         )
 
 
-def seeds(side: str, count: int) -> list[int]:
-    """The first ``count`` seeds of one side of the split (tune: s % 4 == 0; score: the rest)."""
+def seeds(side: str, count: int, start: int = 0) -> list[int]:
+    """The first ``count`` seeds from ``start`` on of one side of the split (tune: s % 4 == 0;
+    score: the rest).  A later ``start`` gives fresh boards of the same side: tuning seeds
+    nobody has looked at yet show what tuning on the first ones did not reach."""
     tuned = side == "tune"
-    out, seed = [], 0
+    out, seed = [], start
     while len(out) < count:
         if (seed % 4 == 0) == tuned:
             out.append(seed)

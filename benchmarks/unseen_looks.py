@@ -10,8 +10,11 @@ corner error of those as % of the board's diagonal (as in ``photos.py``: each fo
 against the true one), the cells right over the cells of the boards of the right size, and the
 mean seconds a board spent in ``read_board``.
 
-Run: python benchmarks/unseen_looks.py [--per-family 25] [--side score|tune] [--family F ...]
-     [--show K] [--save DIR] [--true-corners]
+Run: python benchmarks/unseen_looks.py [--per-family 25] [--side score|tune] [--from SEED]
+     [--family F ...] [--show K] [--save DIR] [--true-corners]
+
+``--from SEED`` starts the side's seeds there: ``--side tune --from 1000`` gives tuning boards
+nobody has tuned on yet, to see what tuning on the first ones did not reach.
 
 ``--show K`` describes the first K failures (seed and what went wrong); ``--save DIR`` writes
 their images as PNG (all failures' when ``--show`` is not given).  ``--true-corners`` places
@@ -39,9 +42,11 @@ class BoardTally(Tally):
         return f"{self.columns(name, 16)}{self.seconds / max(1, self.reads):7.3f}"
 
 
-def score_family(family: str, side: str, count: int, true_corners: bool = False) -> BoardTally:
+def score_family(
+    family: str, side: str, count: int, true_corners: bool = False, start: int = 0
+) -> BoardTally:
     tally = BoardTally()
-    for seed in seeds(side, count):
+    for seed in seeds(side, count, start):
         scene = wild_scene(seed, family)
         rows, cols = scene.cells.shape
         placed = {"corners": scene.corners, "size": (rows, cols)} if true_corners else {}
@@ -56,6 +61,9 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--per-family", type=int, default=25, metavar="N")
     parser.add_argument("--side", choices=["score", "tune"], default="score")
+    parser.add_argument(
+        "--from", dest="start", type=int, default=0, metavar="SEED", help="first seed (default 0)"
+    )
     parser.add_argument("--family", choices=ALL_FAMILIES, action="append", metavar="F")
     parser.add_argument("--show", type=int, default=None, metavar="K", help="describe K failures")
     parser.add_argument("--save", type=Path, metavar="DIR", help="write the failing images here")
@@ -78,7 +86,9 @@ def main(argv: list[str] | None = None) -> None:
     )
     score_and_report(
         families,
-        lambda family: score_family(family, args.side, args.per_family, args.true_corners),
+        lambda family: score_family(
+            family, args.side, args.per_family, args.true_corners, args.start
+        ),
         BoardTally(),
         args.show,
         args.save,
