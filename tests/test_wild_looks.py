@@ -14,6 +14,9 @@ from synth.wild_board import _round_box
 from synth.wild_chairs import CHAIR_FAMILIES, _bench_model, _chair_model
 
 from vision_solver.errors import BoardInputError
+from vision_solver.vision.classify import read_cells
+from vision_solver.vision.geometry import outline
+from vision_solver.vision.grid import Grid
 from vision_solver.vision.pipeline import read_board
 
 LIGHTS = [f for f in FLAT_FAMILIES if PUZZLE_OF_FAMILY[f] == "lights"]
@@ -555,3 +558,21 @@ def test_swapping_the_hues_of_a_games_lit_and_unlit_cells_keeps_the_reading(look
     swapped = _hues_swapped(scene.image, np.asarray(scene.corners), cells)
     assert read_board(scene.image, looks=[]).cells.tolist() == cells.tolist()
     assert read_board(swapped, looks=[]).cells.tolist() == cells.tolist()
+
+
+@pytest.mark.parametrize(
+    ("seed", "move"), [(1000, (0.0, -0.15)), (1000, (0.15, 0.0)), (12, (0.0, 0.15))]
+)
+def test_arrows_read_on_a_grid_a_sixth_of_a_cell_off_their_tiles(seed, move):
+    """A grid placed by the tiles' faces or highlights, not their rims, cuts every glyph alike:
+    the board is read again on its grid moved, and reads as the arrows it shows."""
+    scene = _scene(seed, "arrow-tiles")
+    rows, cols = scene.cells.shape
+    true = cv2.getPerspectiveTransform(
+        outline(rows, cols).astype(np.float32), scene.corners.astype(np.float32)
+    ).astype(np.float64)
+    off = true @ np.array([[1.0, 0, move[0]], [0, 1.0, move[1]], [0, 0, 1.0]])
+    grid = Grid(rows, cols, off, scene.corners).with_homography(off)
+    reading = read_cells(scene.image, grid)
+    assert reading.puzzle.value == "arrows"
+    np.testing.assert_array_equal(reading.cells, scene.cells)

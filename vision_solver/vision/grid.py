@@ -102,7 +102,7 @@ def parse_size(text: str) -> tuple[int, int]:
     return rows, cols
 
 
-def _edges(image: np.ndarray, grid: Grid, cell_px: int, margin: float = 0.0) -> np.ndarray:
+def edge_strength(image: np.ndarray, grid: Grid, cell_px: int, margin: float = 0.0) -> np.ndarray:
     """Edge strength (gradient magnitude, grey) of the rectified board."""
     board = grid.rectify(image, cell_px, margin, gray=True).astype(np.float32)
     gx = cv2.Sobel(board, cv2.CV_32F, 1, 0, ksize=3)
@@ -124,7 +124,7 @@ def fit_tiles(image: np.ndarray, grid: Grid, cell_px: int | None = None) -> Grid
     if cell_px is None:
         count = grid.rows * grid.cols
         cell_px = 48 if count <= 144 else 32 if count <= 256 else 16
-    magnitude = _edges(image, grid, cell_px).reshape(grid.rows, cell_px, grid.cols, cell_px)
+    magnitude = edge_strength(image, grid, cell_px).reshape(grid.rows, cell_px, grid.cols, cell_px)
     mean_cell = magnitude.mean(axis=(0, 2))
     strong = (mean_cell > 0.4 * mean_cell.max()).astype(np.uint8)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(strong, connectivity=8)
@@ -169,7 +169,7 @@ def align_cells(image: np.ndarray, grid: Grid, cell_px: int = 32, rounds: int = 
     margin = int(round(reach * cell_px))
     span = 2 * margin + 1
     for _ in range(rounds):
-        edges = _edges(image, grid, cell_px, reach)
+        edges = edge_strength(image, grid, cell_px, reach)
         inner = edges[margin : margin + grid.rows * cell_px, margin : margin + grid.cols * cell_px]
         template = inner.reshape(grid.rows, cell_px, grid.cols, cell_px).mean(axis=(0, 2))
         match = cv2.matchTemplate(edges, np.ascontiguousarray(template), cv2.TM_CCOEFF_NORMED)
