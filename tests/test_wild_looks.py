@@ -15,7 +15,7 @@ from synth.wild_chairs import CHAIR_FAMILIES, _bench_model, _chair_model
 
 from vision_solver.errors import BoardInputError
 from vision_solver.vision.classify import read_cells
-from vision_solver.vision.geometry import outline
+from vision_solver.vision.geometry import board_at
 from vision_solver.vision.grid import Grid
 from vision_solver.vision.pipeline import read_board
 
@@ -568,11 +568,8 @@ def test_arrows_read_on_a_grid_a_sixth_of_a_cell_off_their_tiles(seed, move):
     the board is read again on its grid moved, and reads as the arrows it shows."""
     scene = _scene(seed, "arrow-tiles")
     rows, cols = scene.cells.shape
-    true = cv2.getPerspectiveTransform(
-        outline(rows, cols).astype(np.float32), scene.corners.astype(np.float32)
-    ).astype(np.float64)
-    off = true @ np.array([[1.0, 0, move[0]], [0, 1.0, move[1]], [0, 0, 1.0]])
-    grid = Grid(rows, cols, off, scene.corners).with_homography(off)
+    true = board_at(scene.corners, rows, cols)
+    grid = Grid(rows, cols, true.homography, true.corners).moved(np.array(move))
     reading = read_cells(scene.image, grid)
     assert reading.puzzle.value == "arrows"
     np.testing.assert_array_equal(reading.cells, scene.cells)

@@ -56,6 +56,11 @@ class Grid:
         corners = apply_homography(homography, outline(self.rows, self.cols))
         return Grid(self.rows, self.cols, homography, corners, self.tile if tile is None else tile)
 
+    def moved(self, shift: np.ndarray, tile: float | None = None) -> Grid:
+        """The same rows and columns moved by ``shift`` (u, v), in cells, on the board."""
+        move = np.array([[1.0, 0, shift[0]], [0, 1.0, shift[1]], [0, 0, 1.0]])
+        return self.with_homography(self.homography @ move, tile)
+
     def pitch(self) -> float:
         """Typical cell size in image pixels."""
         return cell_size(self.corners, self.rows, self.cols)
@@ -136,8 +141,7 @@ def fit_tiles(image: np.ndarray, grid: Grid, cell_px: int | None = None) -> Grid
     tile = float(np.clip(max(w, h) / cell_px, 0.2, 1.0))
     shift = np.array([x + w / 2, y + h / 2]) / cell_px - 0.5
     if tile < 0.95 and np.all(np.abs(shift) < 0.25):
-        move = np.array([[1.0, 0, shift[0]], [0, 1.0, shift[1]], [0, 0, 1.0]])
-        return grid.with_homography(grid.homography @ move, tile)
+        return grid.moved(shift, tile)
     return Grid(grid.rows, grid.cols, grid.homography, grid.corners, tile)
 
 

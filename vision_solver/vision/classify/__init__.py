@@ -277,8 +277,7 @@ def _read_turns_moved(stack: CellStack) -> TurnReading | None:
     for move in moves:
         if not np.any(move):
             continue
-        shifted = np.array([[1.0, 0, move[0]], [0, 1.0, move[1]], [0, 0, 1.0]])
-        moved = CellStack(stack.image, grid.with_homography(grid.homography @ shifted))
+        moved = CellStack(stack.image, grid.moved(move))
         for by_glyph_colour in (False, True):
             reading = read_turns(
                 moved.board(), grid.rows, grid.cols, by_glyph_colour=by_glyph_colour
