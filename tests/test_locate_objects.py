@@ -12,6 +12,7 @@ import pytest
 from synth.wild import wild_scene
 
 from vision_solver.vision.locate import locate_board, objects
+from vision_solver.vision.pipeline import read_board
 
 #: Corners found within this share of the board's diagonal of the truth.
 CORNER_TOLERANCE = 0.04
@@ -95,3 +96,11 @@ def test_a_chain_of_objects_merged_on_screen_is_cut_into_one_piece_a_cell() -> N
     placed = sorted(map(tuple, np.round(cut.points / 40 - 1).astype(int)))
     assert placed == sorted((c, r) for r in range(4) for c in range(3))
     assert cut.whole.sum() == 8  # the chain's pieces are no whole object: their feet are not
+
+
+def test_a_grown_lattice_whose_every_line_is_cut_leaves_the_lattice_as_it_was() -> None:
+    """Growing over look-alikes may end with no line like the lattice's own: the lattice
+    found stands (it was a crash, ``min()`` of no lines), and the board reads exactly."""
+    scene = wild_scene(1008, "benches-grass")
+    reading = read_board(scene.image, looks=[])
+    np.testing.assert_array_equal(reading.cells, scene.cells)

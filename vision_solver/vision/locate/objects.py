@@ -625,6 +625,8 @@ def _like_lines(
     """
     held = {0: lattice.rows, 1: lattice.cols}
     for axis in (0, 1):
+        if not members:
+            break  # every line cut: nothing of the lattice is left to extend
         first, last = held[axis]
         lines = sorted({key[axis] for key in members})
         keep_from, keep_to = min(lines), max(lines)
