@@ -14,6 +14,7 @@ from synth.wild_board import _round_box
 from synth.wild_chairs import CHAIR_FAMILIES, _bench_model, _chair_model
 
 from vision_solver.errors import BoardInputError
+from vision_solver.rules import PuzzleKind
 from vision_solver.vision.classify import read_cells
 from vision_solver.vision.geometry import board_at
 from vision_solver.vision.grid import Grid
@@ -572,4 +573,14 @@ def test_arrows_read_on_a_grid_a_sixth_of_a_cell_off_their_tiles(seed, move):
     grid = Grid(rows, cols, true.homography, true.corners).moved(np.array(move))
     reading = read_cells(scene.image, grid)
     assert reading.puzzle.value == "arrows"
+    np.testing.assert_array_equal(reading.cells, scene.cells)
+
+
+def test_arrows_beside_a_dot_that_stays_put_read_as_arrows_not_objects():
+    """Chevrons on round tiles, each tile with a dot in one corner that does not turn: the
+    strict turn readings miss the turns (the dot matches no quarter turn), and a board seen
+    square-on is read as flat glyphs, leniently, before it is taken for raised objects."""
+    scene = wild_scene(1084, "arrow-glyph-any")
+    reading = read_board(scene.image, looks=[])
+    assert reading.puzzle == PuzzleKind.arrows
     np.testing.assert_array_equal(reading.cells, scene.cells)

@@ -152,6 +152,13 @@ def read_cells(
         if glyphs is not None and (puzzle == PuzzleKind.arrows or looks_like_glyphs(glyphs)):
             cells, confidence = read_glyphs(glyphs, grid.rows, grid.cols)
             return CellReading(PuzzleKind.arrows, cells, confidence, "generic")
+        if inked and not grass() and not _oblique(grid):
+            # Seen square-on, marks are flat glyphs before they are raised objects: a mark
+            # that stays where it stands in every cell (a dot in a corner) hides the turns
+            # from the strict readings above, not from the lenient ones.
+            later = _read_turns_leniently(stack, one_turn=turns is not None)
+            if later is not None:
+                return CellReading(PuzzleKind.arrows, later.cells, later.confidence, "generic")
         benches = cache(lambda: read_benches(stack))  # asked at most once
         as_whole = cache(lambda: read_objects(stack, by_depth=tiled() or not grass()))
         if (
