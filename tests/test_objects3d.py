@@ -12,11 +12,15 @@ from vision_solver.vision.classify import _oblique, read_cells
 from vision_solver.vision.classify.benches import GROUT_LINES, grout_lines, objects_on_grass
 from vision_solver.vision.classify.cells import CellStack
 from vision_solver.vision.classify.objects3d import (
+    _left_lean,
+    edge_sides,
     holds_objects,
     read_objects,
     turns_split_as_looks,
 )
 from vision_solver.vision.classify.turns import read_turns
+from vision_solver.vision.geometry import board_at
+from vision_solver.vision.grid import Grid
 from vision_solver.vision.pipeline import place_grid, read_board
 
 
@@ -134,3 +138,51 @@ def test_chairs_on_a_tiled_floor_are_not_read_one_by_one_as_benches():
     stack = CellStack(scene.image, reading.grid)
     assert objects_on_grass(stack) and grout_lines(stack) >= GROUT_LINES
     assert reading.cells.tolist() == scene.cells.tolist()
+
+
+def _grid_on(corners: np.ndarray, rows: int, cols: int) -> Grid:
+    """The grid on these outer corners as they are (the grid stage fits no tiles to it)."""
+    location = board_at(corners, rows, cols)
+    return Grid(rows, cols, location.homography, location.corners)
+
+
+@pytest.mark.parametrize("seed", [20, 32])
+def test_a_board_mirrored_leans_its_right_and_left_facing_chairs_the_other_way(seed):
+    """``edge_sides`` reads each cell's left and right parts: in the image mirrored, the
+    chairs facing right face left, and the lean of their edges against the other side
+    group's changes sign (the board's own lean, the same in both, cancels)."""
+    scene = wild_scene(seed, "chairs-3d")
+    rows, cols = scene.cells.shape
+    corners = np.asarray(scene.corners, np.float64)
+    image = np.ascontiguousarray(scene.image[:, ::-1])
+    width = image.shape[1]
+    mirrored = np.column_stack([width - 1 - corners[:, 0], corners[:, 1]])[[1, 0, 3, 2]]
+    truth = scene.cells.ravel()
+    sides = edge_sides(CellStack(scene.image, _grid_on(corners, rows, cols)))
+    flipped = edge_sides(CellStack(image, _grid_on(mirrored, rows, cols)))
+    flipped = flipped.reshape(rows, cols, 3)[:, ::-1].reshape(-1, 3)  # back in the cells' order
+    lean = _left_lean(sides[truth == 1]) - _left_lean(sides[truth == 3])
+    lean_mirrored = _left_lean(flipped[truth == 1]) - _left_lean(flipped[truth == 3])
+    assert lean > 0 > lean_mirrored
+
+
+@pytest.mark.parametrize("seed", [1096, 1136])
+def test_chairs_facing_right_show_more_edges_on_their_left_than_chairs_facing_left(seed):
+    """A chair's back (a backrest bar, armrests from it) is on its left when it faces right:
+    over a board's true groups, the right-facing chairs lean left by their edges more than
+    the left-facing ones (these two boards' heights and quarter turns named the two the
+    wrong way round)."""
+    scene = wild_scene(seed, "chairs-3d")
+    grid = place_grid(scene.image, scene.cells.shape, scene.corners)
+    sides = edge_sides(CellStack(scene.image, grid))
+    truth = scene.cells.ravel()
+    assert _left_lean(sides[truth == 1]) > _left_lean(sides[truth == 3])
+
+
+def test_chairs_told_right_from_left_by_their_edges_read_exactly():
+    """A board whose right- and left-facing chairs the heights and quarter turns named the
+    wrong way round (13 of 24 cells right) reads exactly with the edges' lean."""
+    stack, cells = _stack(1096, "chairs-3d")
+    reading = read_objects(stack)
+    assert reading is not None
+    assert reading.cells.tolist() == cells.tolist()
