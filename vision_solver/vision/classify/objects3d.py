@@ -678,6 +678,7 @@ def name_groups(
             if d in of and (d + 1) % DIRECTIONS in of
         )
 
+    lean = {g: _left_lean(sides[groups == g]) for g in order}
     best: tuple[float, tuple[int, ...]] | None = None
     present = sorted(means)
     for directions in itertools.permutations(range(DIRECTIONS), len(present)):
@@ -695,7 +696,12 @@ def name_groups(
             height += outlines[of[1]].right_top - outlines[of[1]].left_top
         if 3 in of:
             height += outlines[of[3]].left_top - outlines[of[3]].right_top
-        score = MIRROR_WEIGHT * mirror + height + CYCLE_WEIGHT * quarters(of)
+        backs = 0.0  # facing right: its back, with more edges, on the left
+        if 1 in of:
+            backs += lean[of[1]]
+        if 3 in of:
+            backs -= lean[of[3]]
+        score = MIRROR_WEIGHT * mirror + height + CYCLE_WEIGHT * quarters(of) + SIDES_WEIGHT * backs
         if best is None or score > best[0]:
             best = (score, directions)
     assert best is not None
@@ -706,7 +712,7 @@ def name_groups(
         swapped = {**chosen, 1: chosen[3], 3: chosen[1]}
         rise = outlines[chosen[1]].right_top - outlines[chosen[1]].left_top
         rise += outlines[chosen[3]].left_top - outlines[chosen[3]].right_top
-        backs = _left_lean(sides[groups == chosen[1]]) - _left_lean(sides[groups == chosen[3]])
+        backs = lean[chosen[1]] - lean[chosen[3]]
         decided = rise + QUARTER_WEIGHT * (quarters(chosen) - quarters(swapped))
         if decided + SIDES_WEIGHT * backs < 0:
             chosen, swapped = swapped, chosen
