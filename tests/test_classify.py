@@ -26,7 +26,9 @@ def test_arrows_that_reach_the_tile_edge_are_read(seed, tilt):
 
 
 def test_learned_look_reads_a_game_the_generic_rule_gets_backwards():
-    """'bevel' draws lit as the paler state; one labelled board teaches the look."""
+    """'bevel' draws lit as the paler state; one labelled board teaches the look.  (The
+    rule alone reads most of its boards inverted; seed 11's lit tiles it now reads by their
+    bevels' light, ``glow``.)"""
     from vision_solver.vision.classify import CellStack
 
     teach = random_scene(10, look="bevel", rows=5, cols=5)
@@ -34,7 +36,7 @@ def test_learned_look_reads_a_game_the_generic_rule_gets_backwards():
     grid = find_grid(teach.image, location, teach.cells.shape)
     features = CellStack(teach.image, grid).features
     look = learn_look(features, teach.cells, "my-bevel", "lights", "colours")
-    for seed in (11, 12):
+    for seed in (12, 13):
         scene = random_scene(seed, look="bevel")
         generic = read_board(scene.image, looks=[])
         learned = read_board(scene.image, looks=[look])
@@ -262,6 +264,49 @@ def test_lights_reader_says_what_decided_which_group_is_lit(features, lit_by, ce
     reading = read_lights(features)
     assert reading.lit_by == lit_by
     assert reading.cells[:, 0].tolist() == cells  # one cell of each row: row 0, row 1
+
+
+#: White lamps among mauve ones (the mauve the more colourful, the white far lighter).
+_WHITE_AMONG_MAUVE = _features(([95, 130, 126, 0], 3), ([45, 150, 120, 0], 3))
+
+
+@pytest.mark.parametrize(
+    ("rims", "lit_by", "cells"),
+    [
+        (None, "colour", [0, 1]),
+        ([[70, 70, 70], [62, 62, 62]], "glow", [1, 0]),
+        ([[62, 62, 62], [62, 62, 62]], "colour", [0, 1]),
+        ([[62, 62, 62], [70, 70, 70]], "colour", [0, 1]),
+    ],
+    ids=[
+        "the cells fill themselves",
+        "the white lamps light the panel round them",
+        "the panel alike round both",
+        "the panel lighter round the mauve ones",
+    ],
+)
+def test_far_lighter_lamps_that_light_up_their_surround_are_lit(rims, lit_by, cells):
+    """The colour rule lights the more colourful group; a far lighter group that lights up
+    what is round its lamps more (``rims``, L* round each cell's object) is lit instead."""
+    from vision_solver.vision.classify.lights import read_lights
+
+    def surround():
+        return None if rims is None else np.array(rims, np.float64)
+
+    reading = read_lights(_WHITE_AMONG_MAUVE, rims=surround)
+    assert reading.lit_by == lit_by
+    assert reading.cells[:, 0].tolist() == cells
+
+
+def test_a_photographed_toy_whose_lit_lamps_glow_white_reads_them_lit():
+    """A toy on a table, its lit lamps white and glowing onto its red case, its unlit ones a
+    duller colour: read by the glow, not by the colour (every cell was read inverted)."""
+    from synth.photo import photo_scene
+
+    scene = photo_scene(8, "toy")
+    reading = read_board(scene.image, looks=[])
+    assert reading.lit_by == "glow"
+    assert reading.cells.tolist() == scene.cells.tolist()
 
 
 def test_black_and_white_grid_reads_the_lighter_cells_as_lit_by_lightness():

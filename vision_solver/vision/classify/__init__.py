@@ -29,6 +29,7 @@ import cv2
 import numpy as np
 
 from ...rules import PuzzleKind
+from ..colour import SAME_COLOUR, lab_on_scale
 from ..grid import Grid, edge_strength
 from ..looks import Look, learn_look, match_look
 from .benches import (
@@ -40,7 +41,7 @@ from .benches import (
     objects_on_grass,
     read_benches,
 )
-from .cells import CellStack
+from .cells import CELL_PX, CellStack
 from .glyphs import cell_glyphs, looks_like_glyphs, read_glyphs
 from .lamps import lamp_features
 from .lights import LIT, Lit, LitBy, read_lights, read_with_look
@@ -191,7 +192,7 @@ def read_cells(
         if lamps is not None:
             return _read_lamps(image, grid, lamps, lit)
     cells, confidence, lit_by = read_lights(
-        stack.features, lit, glows=lambda: _emits_light(image, grid)
+        stack.features, lit, glows=lambda: _emits_light(image, grid), rims=lambda: _rims(stack)
     )
     return CellReading(PuzzleKind.lights, cells, confidence, "generic", lit_by)
 
@@ -391,6 +392,45 @@ def _emits_light(image: np.ndarray, grid: Grid) -> bool:
     quarter = cell_px // 4
     lightness = float(np.median(middles[:, quarter:-quarter, :, quarter:-quarter]))
     return lightness > float(np.median(flat[~inner]))
+
+
+#: What is round a cell's object (a lamp, a button, a tile) is seen in a ring this many
+#: pixels (of CELL_PX a cell) out from the object, inside the cell: the object is what
+#: has its middle's colour (within twice SAME_COLOUR) and holds the middle, its own
+#: blurred edge left out by the ring's start.
+HALO_FROM, HALO_TO = 2.0, 5.0
+#: ... and a cell shows its surround when its ring has this many pixels: most cells must
+#: (RIMS_SHOWN), or the cells fill themselves (tiles) and show nothing round them.
+HALO_PIXELS = 12
+RIMS_SHOWN = 0.75
+
+
+def _rims(stack: CellStack) -> np.ndarray | None:
+    """``(rows, cols)``: the median L* of what is round each cell's object (``HALO_FROM`` to
+    ``HALO_TO`` pixels out, inside the cell; NaN where too little shows), or None when
+    most cells show too little of it (tiles that fill their cells)."""
+    grid = stack.grid
+    size = CELL_PX
+    lab = lab_on_scale(stack.board(size))
+    cells = lab.reshape(grid.rows, size, grid.cols, size, 3).transpose(0, 2, 1, 3, 4)
+    cells = cells.reshape(-1, size, size, 3)
+    quarter = size // 4
+    lightness = np.full(len(cells), np.nan)
+    for i, cell in enumerate(cells):
+        middle = np.median(cell[quarter:-quarter, quarter:-quarter].reshape(-1, 3), axis=0)
+        alike = (np.linalg.norm(cell - middle, axis=2) < 2 * SAME_COLOUR).astype(np.uint8)
+        _, labels = cv2.connectedComponents(alike, connectivity=4)
+        held = labels[size // 2, size // 2]
+        if held == 0:
+            continue
+        outside = (labels != held).astype(np.uint8)
+        away = cv2.distanceTransform(outside, cv2.DIST_L2, 3)
+        ring = (away >= HALO_FROM) & (away <= HALO_TO)
+        if np.count_nonzero(ring) >= HALO_PIXELS:
+            lightness[i] = float(np.median(cell[..., 0][ring]))
+    if np.mean(np.isfinite(lightness)) < RIMS_SHOWN:
+        return None
+    return lightness.reshape(grid.rows, grid.cols)
 
 
 #: A board most of whose cells (this share) carry a mark may be one object in

@@ -25,10 +25,11 @@ from ..looks import Look, state_distances
 Lit = Literal["light", "dark"]
 LIT = ("light", "dark")
 #: What decided which group of a lights board is lit: the more colourful
-#: group, the lighter of two greys, the one carrying a mark, every cell alike
-#: (lit only on a colourful board), a look naming the states, or the user
-#: (``lit="dark"``, which turned a generic reading round).
-LitBy = Literal["colour", "lightness", "mark", "one-state", "look", "user"]
+#: group, the far lighter one that lights up its surround (``glow``), the
+#: lighter of two greys, the one carrying a mark, every cell alike (lit only
+#: on a colourful board), a look naming the states, or the user (``lit="dark"``,
+#: which turned a generic reading round).
+LitBy = Literal["colour", "glow", "lightness", "mark", "one-state", "look", "user"]
 
 
 class LightsReading(NamedTuple):
@@ -74,6 +75,13 @@ MARK_OVER_LIGHTNESS = 10.0
 TWO_OF_A_STATE = 2
 #: ... and wider than this many times the spread of either group.
 GAP_OVER_SPREAD = 4.0
+#: The more colourful group is not lit when the other is lighter by LIGHTNESS_APART and
+#: lights up the cells' surround (their rims, where a panel shows round a lamp or a
+#: button) by this much more (median L*): a lit lamp photographed is white, its glow on
+#: the panel round it, and an unlit one keeps its colour.  Measured on the tuning photos
+#: (toys, devices among other grids) read by colour the wrong way round: 6.3 to 11.8;
+#: the made-up screenshots' lit cells are the lighter as well as the more colourful.
+GLOW_APART = 3.0
 #: A board whose cells all look alike is lit when its mean chroma is above this.
 COLOURFUL_BOARD = 25.0
 #: A cell further from its state's colour than this share of the distance
@@ -152,7 +160,10 @@ def _lit_group(groups: list[np.ndarray]) -> tuple[int, LitBy]:
 
 
 def read_lights(
-    features: np.ndarray, lit: Lit = "light", glows: Callable[[], bool] | None = None
+    features: np.ndarray,
+    lit: Lit = "light",
+    glows: Callable[[], bool] | None = None,
+    rims: Callable[[], np.ndarray | None] | None = None,
 ) -> LightsReading:
     """Generic two-state reading: cells, confidence and what decided which group is lit.
 
@@ -170,14 +181,23 @@ def read_lights(
     ``glows()``, when given, is asked of a colourful board whose cells all
     look alike: lit means emitting light, so such a board that does not glow
     against its surroundings (an unlit device's coloured keys) is all off.
+
+    ``rims()``, when given, is the lightness round each cell's object (``(rows, cols)``
+    L*, NaN where none shows; None when the cells' objects fill them: tiles): asked when
+    the more colourful group is the far darker one, whose rims the lighter group's
+    outshine by GLOW_APART when the lighter one is lit (``glow``).
     """
-    cells, confidence, lit_by = _read_generic(features, glows)
+    cells, confidence, lit_by = _read_generic(features, glows, rims)
     if lit == "dark":
         return LightsReading(1 - cells, confidence, "user")
     return LightsReading(cells, confidence, lit_by)
 
 
-def _read_generic(features: np.ndarray, glows: Callable[[], bool] | None = None) -> LightsReading:
+def _read_generic(
+    features: np.ndarray,
+    glows: Callable[[], bool] | None = None,
+    rims: Callable[[], np.ndarray | None] | None = None,
+) -> LightsReading:
     """The generic rule's reading, the lighter (or more colourful, or marked) group lit."""
     rows, cols, _ = features.shape
     points = features.reshape(-1, 4).astype(np.float64) * _WEIGHTS
@@ -219,10 +239,33 @@ def _read_generic(features: np.ndarray, glows: Callable[[], bool] | None = None)
         spread = np.linalg.norm(points - points[first].mean(axis=0), axis=1)
         confidence = np.clip(np.abs(spread - SPREAD_DOUBT) / SPREAD_DOUBT, 0, 1)
     lit_group, lit_by = _lit_group([raw[labels == 0], raw[labels == 1]])
+    if lit_by == "colour" and rims is not None and _outshone(raw, labels, lit_group, rims):
+        lit_group, lit_by = 1 - lit_group, "glow"
     cells = (labels == lit_group).astype(np.int64)
     return LightsReading(
         cells.reshape(rows, cols), (0.5 + 0.5 * confidence).reshape(rows, cols), lit_by
     )
+
+
+def _outshone(
+    raw: np.ndarray, labels: np.ndarray, lit_group: int, rims: Callable[[], np.ndarray | None]
+) -> bool:
+    """Whether the group the colour rule lit (``lit_group`` of ``labels``) is the far darker
+    one (by LIGHTNESS_APART) and the other lights up its cells' rims more (GLOW_APART):
+    then the other is lit.  ``rims()`` is asked only then."""
+    other = 1 - lit_group
+    light = [float(raw[labels == g, 0].mean()) for g in (0, 1)]
+    if light[other] - light[lit_group] <= LIGHTNESS_APART:
+        return False
+    lightness = rims()
+    if lightness is None:
+        return False
+    flat = lightness.reshape(-1)
+    shown = np.isfinite(flat)
+    lighter, darker = flat[shown & (labels == other)], flat[shown & (labels == lit_group)]
+    if not (len(lighter) and len(darker)):
+        return False
+    return bool(np.median(lighter) - np.median(darker) > GLOW_APART)
 
 
 def read_with_look(features: np.ndarray, look: Look) -> tuple[np.ndarray, np.ndarray]:
