@@ -309,6 +309,34 @@ def test_a_photographed_toy_whose_lit_lamps_glow_white_reads_them_lit():
     assert reading.cells.tolist() == scene.cells.tolist()
 
 
+def test_a_board_lit_unevenly_is_read_with_its_slope_taken_off():
+    """A photographed screen lit unevenly: the lit cells' L* falls by 2 a column and the
+    colour cast grows by 1.5 b a row, so that the far corner's lit cells are as dark as the
+    near corner's unlit ones; read with that slope across the board taken off, every cell
+    is read."""
+    from vision_solver.vision.classify.lights import _read_generic, read_lights
+
+    rng = np.random.default_rng(3)
+    lit = rng.integers(0, 2, (12, 15))
+    rows, cols = np.mgrid[0:12, 0:15]
+    features = np.zeros((12, 15, 4))
+    features[..., 0] = np.where(lit == 1, 58.0, 30.0) - 1.2 * cols - 0.8 * rows
+    features[..., 1] = 138.0
+    features[..., 2] = np.where(lit == 1, 94.0, 105.0) + 1.5 * rows
+    assert _read_generic(features).cells.tolist() != lit.tolist()  # as it stands: misread
+    assert read_lights(features).cells.tolist() == lit.tolist()
+
+
+def test_a_photographed_monitor_lit_unevenly_reads_exactly():
+    """A tuning photo of a monitor (vignette and a colour cast across the screen): 57 of its
+    180 lit cells were read unlit."""
+    from synth.photo import photo_scene
+
+    scene = photo_scene(4, "monitor")
+    reading = read_board(scene.image, looks=[])
+    assert reading.cells.tolist() == scene.cells.tolist()
+
+
 def test_black_and_white_grid_reads_the_lighter_cells_as_lit_by_lightness():
     image, lit = black_and_white_grid()
     reading = read_board(image, looks=[])

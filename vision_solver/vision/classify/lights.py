@@ -82,6 +82,16 @@ GAP_OVER_SPREAD = 4.0
 #: (toys, devices among other grids) read by colour the wrong way round: 6.3 to 11.8;
 #: the made-up screenshots' lit cells are the lighter as well as the more colourful.
 GLOW_APART = 3.0
+#: Boards of this many cells or more are read again levelled (``_levelled``) ...
+LEVEL_CELLS = 16
+#: ... and the levelled reading is kept when its groups stand TWO_APART apart at least
+#: (``_apart``) and this many times further apart than the plain reading's.
+LEVELLED_APART = 1.5
+#: A levelled board (split in two along the way its cells vary most, ``_split_in_two``,
+#: where the generic rule sees one state) is two states when its two sides stand at least
+#: this far apart (``_apart``): measured, a photographed monitor's board lit unevenly 3.6
+#: levelled, 2.0 as it stands; a board whose lit cells are each their own colour 0.5.
+TWO_APART = 3.0
 #: A board whose cells all look alike is lit when its mean chroma is above this.
 COLOURFUL_BOARD = 25.0
 #: A cell further from its state's colour than this share of the distance
@@ -188,6 +198,17 @@ def read_lights(
     outshine by GLOW_APART when the lighter one is lit (``glow``).
     """
     cells, confidence, lit_by = _read_generic(features, glows, rims)
+    level = _levelled(features)
+    if level is not None:
+        # Lit unevenly (a photo's vignette, a colour cast across the screen): the board
+        # read again with the colours' slope across it taken off, kept when its two
+        # groups stand further apart.
+        again = _read_generic(level, glows, rims)
+        if not 0 < again.cells.mean() < 1:
+            again = _split_in_two(level) or again
+        apart = _apart(level, again.cells)
+        if apart >= TWO_APART and apart > LEVELLED_APART * _apart(features, cells):
+            cells, confidence, lit_by = again
     if lit == "dark":
         return LightsReading(1 - cells, confidence, "user")
     return LightsReading(cells, confidence, lit_by)
@@ -245,6 +266,64 @@ def _read_generic(
     return LightsReading(
         cells.reshape(rows, cols), (0.5 + 0.5 * confidence).reshape(rows, cols), lit_by
     )
+
+
+def _levelled(features: np.ndarray) -> np.ndarray | None:
+    """The cells' features less the plane that fits their L*, a and b across the board (their
+    mean kept; ink as it is), or None on a board of fewer than LEVEL_CELLS cells (there a
+    plane may take in the states' own pattern)."""
+    rows, cols, channels = features.shape
+    if rows * cols < LEVEL_CELLS:
+        return None
+    v, u = np.mgrid[0:rows, 0:cols].astype(np.float64)
+    slopes = np.column_stack([u.ravel() - u.mean(), v.ravel() - v.mean()])
+    design = np.column_stack([np.ones(rows * cols), slopes])
+    values = features.reshape(-1, channels).astype(np.float64)
+    fit, *_ = np.linalg.lstsq(design, values[:, :3], rcond=None)
+    level = values.copy()
+    level[:, :3] -= slopes @ fit[1:]
+    return level.reshape(rows, cols, channels)
+
+
+def _split_in_two(features: np.ndarray) -> LightsReading | None:
+    """The cells split in two where their weighted features part most along the way they
+    vary most (the split of their projections that leaves the least spread within either
+    side), the lit side named by the generic rule; None unless the two stand apart by
+    TWO_APART (``_apart``)."""
+    rows, cols, _ = features.shape
+    raw = features.reshape(-1, 4).astype(np.float64)
+    points = raw * _WEIGHTS
+    centred = points - points.mean(axis=0)
+    axis = np.linalg.svd(centred, full_matrices=False)[2][0]
+    along = centred @ axis
+    order = np.sort(along)
+    costs = [
+        order[:k].var() * k + order[k:].var() * (len(order) - k) for k in range(1, len(order))
+    ]
+    k = 1 + int(np.argmin(costs))
+    labels = (along >= order[k]).astype(np.int64)
+    if _apart(features, labels) < TWO_APART:
+        return None
+    lit_group, lit_by = _lit_group([raw[labels == 0], raw[labels == 1]])
+    cells = (labels == lit_group).astype(np.int64)
+    centre = (order[k - 1] + order[k]) / 2
+    spread = max(float(np.abs(along - centre).max()), 1e-9)
+    confidence = 0.5 + 0.5 * np.clip(np.abs(along - centre) / spread * 2, 0, 1)
+    return LightsReading(cells.reshape(rows, cols), confidence.reshape(rows, cols), lit_by)
+
+
+def _apart(features: np.ndarray, cells: np.ndarray) -> float:
+    """How far apart a reading's two groups stand: the distance between their mean weighted
+    features over the sum of their spreads (0 when every cell is in one group)."""
+    points = features.reshape(-1, 4).astype(np.float64) * _WEIGHTS
+    lit = cells.reshape(-1) == 1
+    if lit.all() or not lit.any():
+        return 0.0
+    between = float(np.linalg.norm(points[lit].mean(axis=0) - points[~lit].mean(axis=0)))
+    spread = float(
+        np.linalg.norm(points[lit].std(axis=0)) + np.linalg.norm(points[~lit].std(axis=0))
+    )
+    return between / max(spread, 1e-9)
 
 
 def _outshone(
