@@ -297,9 +297,7 @@ def _split_in_two(features: np.ndarray) -> LightsReading | None:
     axis = np.linalg.svd(centred, full_matrices=False)[2][0]
     along = centred @ axis
     order = np.sort(along)
-    costs = [
-        order[:k].var() * k + order[k:].var() * (len(order) - k) for k in range(1, len(order))
-    ]
+    costs = [order[:k].var() * k + order[k:].var() * (len(order) - k) for k in range(1, len(order))]
     k = 1 + int(np.argmin(costs))
     labels = (along >= order[k]).astype(np.int64)
     if _apart(features, labels) < TWO_APART:
