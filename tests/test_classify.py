@@ -327,6 +327,21 @@ def test_a_board_lit_unevenly_is_read_with_its_slope_taken_off():
     assert read_lights(features).cells.tolist() == lit.tolist()
 
 
+def test_a_board_of_one_state_lit_unevenly_is_not_split_by_its_noise():
+    """Every cell alike but for its L* rounded to 38 or 39 (a median of whole levels): the
+    two levels split the cells far apart for their spreads (none), not into two states."""
+    from vision_solver.vision.classify.lights import read_lights
+
+    rng = np.random.default_rng(5)
+    features = np.zeros((6, 6, 4))
+    features[..., 0] = rng.integers(38, 40, (6, 6))
+    features[..., 1] = 128.0
+    features[..., 2] = 120.0
+    reading = read_lights(features)
+    assert reading.lit_by == "one-state"
+    assert len(np.unique(reading.cells)) == 1
+
+
 def test_a_photographed_monitor_lit_unevenly_reads_exactly():
     """A tuning photo of a monitor (vignette and a colour cast across the screen): 57 of its
     180 lit cells were read unlit."""

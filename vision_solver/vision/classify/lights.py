@@ -289,7 +289,7 @@ def _split_in_two(features: np.ndarray) -> LightsReading | None:
     """The cells split in two where their weighted features part most along the way they
     vary most (the split of their projections that leaves the least spread within either
     side), the lit side named by the generic rule; None unless the two stand apart by
-    TWO_APART (``_apart``)."""
+    TWO_APART (``_apart``) and by STATE_RADIUS at least (two states, not noise)."""
     rows, cols, _ = features.shape
     raw = features.reshape(-1, 4).astype(np.float64)
     points = raw * _WEIGHTS
@@ -300,8 +300,9 @@ def _split_in_two(features: np.ndarray) -> LightsReading | None:
     costs = [order[:k].var() * k + order[k:].var() * (len(order) - k) for k in range(1, len(order))]
     k = 1 + int(np.argmin(costs))
     labels = (along >= order[k]).astype(np.int64)
-    if _apart(features, labels) < TWO_APART:
-        return None
+    between = np.linalg.norm(points[labels == 1].mean(axis=0) - points[labels == 0].mean(axis=0))
+    if between < STATE_RADIUS or _apart(features, labels) < TWO_APART:
+        return None  # (cells all alike but for noise split as far apart, by their spreads)
     lit_group, lit_by = _lit_group([raw[labels == 0], raw[labels == 1]])
     cells = (labels == lit_group).astype(np.int64)
     centre = (order[k - 1] + order[k]) / 2
