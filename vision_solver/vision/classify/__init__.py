@@ -191,8 +191,9 @@ def read_cells(
         lamps = lamp_features(stack)
         if lamps is not None:
             return _read_lamps(image, grid, lamps, lit)
+    rims = cache(lambda: _rims(stack))  # asked at most once (plain and levelled readings)
     cells, confidence, lit_by = read_lights(
-        stack.features, lit, glows=lambda: _emits_light(image, grid), rims=lambda: _rims(stack)
+        stack.features, lit, glows=lambda: _emits_light(image, grid), rims=rims
     )
     return CellReading(PuzzleKind.lights, cells, confidence, "generic", lit_by)
 
