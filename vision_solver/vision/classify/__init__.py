@@ -397,8 +397,8 @@ def _emits_light(image: np.ndarray, grid: Grid) -> bool:
 
 #: What is round a cell's object (a lamp, a button, a tile) is seen in a ring this many
 #: pixels (of CELL_PX a cell) out from the object, inside the cell: the object is what
-#: has its middle's colour (within twice SAME_COLOUR) and holds the middle, its own
-#: blurred edge left out by the ring's start.
+#: has its middle's colour (within twice SAME_COLOUR), its own blurred edge left out by the
+#: ring's start.
 HALO_FROM, HALO_TO = 2.0, 5.0
 #: ... and a cell shows its surround when its ring has this many pixels: most cells must
 #: (RIMS_SHOWN), or the cells fill themselves (tiles) and show nothing round them.
@@ -411,27 +411,28 @@ def _rims(stack: CellStack) -> np.ndarray | None:
     ``HALO_TO`` pixels out, inside the cell; NaN where too little shows), or None when
     most cells show too little of it (tiles that fill their cells)."""
     grid = stack.grid
-    size = CELL_PX
+    rows, cols, size = grid.rows, grid.cols, CELL_PX
     lab = lab_on_scale(stack.board(size))
-    cells = lab.reshape(grid.rows, size, grid.cols, size, 3).transpose(0, 2, 1, 3, 4)
-    cells = cells.reshape(-1, size, size, 3)
+    cells = lab.reshape(rows, size, cols, size, 3)
     quarter = size // 4
-    lightness = np.full(len(cells), np.nan)
-    for i, cell in enumerate(cells):
-        middle = np.median(cell[quarter:-quarter, quarter:-quarter].reshape(-1, 3), axis=0)
-        alike = (np.linalg.norm(cell - middle, axis=2) < 2 * SAME_COLOUR).astype(np.uint8)
-        _, labels = cv2.connectedComponents(alike, connectivity=4)
-        held = labels[size // 2, size // 2]
-        if held == 0:
-            continue
-        outside = (labels != held).astype(np.uint8)
-        away = cv2.distanceTransform(outside, cv2.DIST_L2, 3)
-        ring = (away >= HALO_FROM) & (away <= HALO_TO)
-        if np.count_nonzero(ring) >= HALO_PIXELS:
-            lightness[i] = float(np.median(cell[..., 0][ring]))
-    if np.mean(np.isfinite(lightness)) < RIMS_SHOWN:
+    middles = np.median(
+        cells[:, quarter:-quarter, :, quarter:-quarter]
+        .transpose(0, 2, 1, 3, 4)
+        .reshape(rows, cols, -1, 3),
+        axis=2,
+    )
+    # Each cell's object: what has its middle's colour (one distance map over the board).
+    alike = np.linalg.norm(cells - middles[:, None, :, None, :], axis=4) < 2 * SAME_COLOUR
+    outside = (~alike).reshape(rows * size, cols * size).astype(np.uint8)
+    away = cv2.distanceTransform(outside, cv2.DIST_L2, 3).reshape(rows, size, cols, size)
+    ring = (away >= HALO_FROM) & (away <= HALO_TO)
+    lightness = np.where(ring, cells[..., 0], np.nan).transpose(0, 2, 1, 3).reshape(rows, cols, -1)
+    shown = ring.transpose(0, 2, 1, 3).reshape(rows, cols, -1).sum(axis=2) >= HALO_PIXELS
+    if np.mean(shown) < RIMS_SHOWN:
         return None
-    return lightness.reshape(grid.rows, grid.cols)
+    found = np.full((rows, cols), np.nan)
+    found[shown] = np.nanmedian(lightness[shown], axis=1)
+    return found
 
 
 #: A board most of whose cells (this share) carry a mark may be one object in
