@@ -153,13 +153,13 @@ def read_cells(
         if glyphs is not None and (puzzle == PuzzleKind.arrows or looks_like_glyphs(glyphs)):
             cells, confidence = read_glyphs(glyphs, grid.rows, grid.cols)
             return CellReading(PuzzleKind.arrows, cells, confidence, "generic")
-        if inked and not grass() and not _oblique(grid):
-            # Seen square-on, marks are flat glyphs before they are raised objects: a mark
-            # that stays where it stands in every cell (a dot in a corner) hides the turns
-            # from the strict readings above, not from the lenient ones.
-            later = _read_turns_leniently(stack, one_turn=turns is not None)
-            if later is not None:
-                return CellReading(PuzzleKind.arrows, later.cells, later.confidence, "generic")
+        # The marks read leniently as one object in four turns (asked at most once).
+        leniently = cache(lambda: _read_turns_leniently(stack, one_turn=turns is not None))
+        # Seen square-on, marks are flat glyphs before they are raised objects: a mark that
+        # stays where it stands in every cell (a dot in a corner) hides the turns from the
+        # strict readings above, not from the lenient ones.
+        if inked and not grass() and not _oblique(grid) and (later := leniently()) is not None:
+            return CellReading(PuzzleKind.arrows, later.cells, later.confidence, "generic")
         benches = cache(lambda: read_benches(stack))  # asked at most once
         as_whole = cache(lambda: read_objects(stack, by_depth=tiled() or not grass()))
         if (
@@ -181,19 +181,16 @@ def read_cells(
                     # looks' true grids the backrests swapped three such boards, mended one.)
                     cells = face_profile_groups(cells, benches()[0])
                 return CellReading(PuzzleKind.arrows, cells, objects.confidence, "generic")
-        if inked and not grass():
-            later = _read_turns_leniently(stack, one_turn=turns is not None)
-            if later is not None:
-                return CellReading(PuzzleKind.arrows, later.cells, later.confidence, "generic")
+        if inked and not grass() and (later := leniently()) is not None:
+            return CellReading(PuzzleKind.arrows, later.cells, later.confidence, "generic")
         if puzzle == PuzzleKind.arrows or grass():
             return CellReading(PuzzleKind.arrows, *benches(), "generic")
     if puzzle == PuzzleKind.lights and _inked(stack.features):
         lamps = lamp_features(stack)
         if lamps is not None:
             return _read_lamps(image, grid, lamps, lit)
-    rims = cache(lambda: _rims(stack))  # asked at most once (plain and levelled readings)
     cells, confidence, lit_by = read_lights(
-        stack.features, lit, glows=lambda: _emits_light(image, grid), rims=rims
+        stack.features, lit, glows=lambda: _emits_light(image, grid), rims=lambda: _rims(stack)
     )
     return CellReading(PuzzleKind.lights, cells, confidence, "generic", lit_by)
 

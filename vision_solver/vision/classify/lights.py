@@ -13,6 +13,7 @@ decided (``LitBy``), since a board of greys does not show which shade is on:
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 from typing import Literal, NamedTuple
 
 import numpy as np
@@ -197,6 +198,9 @@ def read_lights(
     the more colourful group is the far darker one, whose rims the lighter group's
     outshine by GLOW_APART when the lighter one is lit (``glow``).
     """
+    # The plain and the levelled readings may both ask: each question asked once.
+    glows = cache(glows) if glows is not None else None
+    rims = cache(rims) if rims is not None else None
     cells, confidence, lit_by = _read_generic(features, glows, rims)
     level = _levelled(features)
     if level is not None:
