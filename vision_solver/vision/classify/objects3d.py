@@ -217,6 +217,13 @@ def read_objects(stack: CellStack, by_depth: bool = True) -> ObjectReading | Non
     return ObjectReading(cells, _confidence(similar, groups).reshape(cells.shape), groups, margin)
 
 
+def cell_similarities(stack: CellStack) -> np.ndarray:
+    """``(cells, cells)``: how alike every two cells' objects are (``similarities`` of their
+    maps round the object), row-major."""
+    maps = object_maps(stack.image, stack.grid, floor_colour(stack))
+    return similarities(maps * _envelope(maps.shape[1:3])[None, :, :, None])
+
+
 def _named_groups(similar: np.ndarray, groups: np.ndarray) -> bool:
     """Whether ``groups`` can be named as directions: at least LEAST_GROUPS of them, whose
     cells are alike (GROUPS_ALIKE) and distinct from the other groups' (DISTINCT_GROUPS)."""
@@ -383,7 +390,26 @@ def object_maps(
     """``(cells, down, across, CHANNELS)`` float32: each cell's window as (distance from the
     floor's colour, L*, a and b less the floor's), row-major; ``cells`` (row-major indices)
     picks some cells, all by default."""
-    across, down = WINDOW_PX
+    windows = object_windows(image, grid, floor, WINDOW_SIDE, WINDOW_ABOVE, WINDOW_PX, cells)
+    return np.concatenate([np.linalg.norm(windows, axis=3, keepdims=True), windows], axis=3)
+
+
+def object_windows(
+    image: np.ndarray,
+    grid: Grid,
+    floor: np.ndarray,
+    side: float,
+    above: float,
+    size: tuple[int, int],
+    cells: np.ndarray | None = None,
+) -> np.ndarray:
+    """``(cells, down, across, 3)`` float32: each cell's window in L*, a and b less the
+    ``floor``'s colour, row-major; ``cells`` (row-major indices) picks some cells.
+
+    A window is cut square to the screen round the cell's centre: ``side`` cell widths
+    (the cell's width there) either side, ``above`` of them above the centre (raised parts
+    rise up the screen) and as far below as ``size`` (across, down pixels) leaves."""
+    across, down = size
     corners = grid.corners
     h, w = image.shape[:2]
     # Only the box that holds every window is converted.
@@ -401,24 +427,22 @@ def object_maps(
     widths = np.linalg.norm(rights - lefts, axis=1)
     if cells is not None:
         centres, widths = centres[cells], widths[cells]
-    maps = np.empty((len(centres), down, across, CHANNELS), np.float32)
+    windows = np.empty((len(centres), down, across, 3), np.float32)
     for i, ((cx, cy), width) in enumerate(zip(centres, widths, strict=True)):
-        scale = across / (2 * WINDOW_SIDE * width)  # window pixels per image pixel
+        scale = across / (2 * side * width)  # window pixels per image pixel
         to_window = np.array(
             [
-                [scale, 0, -scale * (cx - WINDOW_SIDE * width)],
-                [0, scale, -scale * (cy - WINDOW_ABOVE * width)],
+                [scale, 0, -scale * (cx - side * width)],
+                [0, scale, -scale * (cy - above * width)],
             ],
             np.float32,
         )
         flags = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
-        window = cv2.warpAffine(
+        windows[i] = cv2.warpAffine(
             lab, to_window, (across, down), flags=flags, borderMode=cv2.BORDER_REPLICATE
         )
-        window -= floor
-        maps[i, ..., 0] = np.sqrt(np.square(window).sum(axis=2))
-        maps[i, ..., 1:] = window
-    return maps
+    windows -= floor.astype(np.float32)
+    return windows
 
 
 def _matches(maps: np.ndarray, templates: np.ndarray) -> np.ndarray:
