@@ -10,7 +10,7 @@ from synth import random_scene, render_board
 
 from vision_solver.vision.grid import Grid, align_cells, find_grid, parse_size
 from vision_solver.vision.locate import locate_board
-from vision_solver.vision.pipeline import read_board
+from vision_solver.vision.pipeline import place_grid, read_board
 
 
 @pytest.mark.parametrize(
@@ -80,3 +80,16 @@ def test_rectify_reads_the_board_box_as_a_warp_of_the_whole_image_would(margin):
     expected = cv2.cvtColor(whole, cv2.COLOR_BGR2GRAY)
     assert gray.shape == expected.shape
     assert np.abs(gray.astype(int) - expected).max() <= 1
+
+
+def test_a_block_of_a_grid_is_placed_where_its_cells_lie():
+    corners = np.array([[100.0, 50.0], [500.0, 70.0], [520.0, 400.0], [90.0, 380.0]])
+    grid = place_grid(np.zeros((500, 600, 3), np.uint8), (6, 8), corners)
+    block = grid.block((1, 5), (2, 7))
+    assert (block.rows, block.cols) == (4, 5)
+    np.testing.assert_allclose(block.centres(), grid.centres()[1:5, 2:7], atol=1e-9)
+    np.testing.assert_allclose(
+        block.corners[0], grid.to_image(np.array([[2.0, 1.0]]))[0], atol=1e-9
+    )
+    with pytest.raises(ValueError, match="outside a 6x8 grid"):
+        grid.block((0, 7), (0, 8))

@@ -20,7 +20,7 @@ from vision_solver.vision.classify.lamps import lamp_features
 from vision_solver.vision.geometry import board_at
 from vision_solver.vision.grid import Grid
 from vision_solver.vision.locate import _search_board, locate_board
-from vision_solver.vision.locate.within import board_within
+from vision_solver.vision.locate.within import _alike_around, board_within
 from vision_solver.vision.pipeline import read_board
 
 FAMILY = "lights-in-scene"
@@ -121,3 +121,15 @@ def test_blocky_arrows_read_in_several_turns_are_no_lamps():
     reading = read_board(scene.image, looks=[])
     assert reading.puzzle == "arrows"
     assert reading.cells.tolist() == scene.cells.tolist()
+
+
+def test_a_lattice_whose_every_cell_holds_an_object_is_no_floor_round_a_block():
+    """The cells round a block marked as much as the block's own: every cell holds an object
+    (a board of low-contrast chairs, a few better lit), and the lattice is the board."""
+    marked = np.full((8, 8), 22.0)
+    marked[3:5, 1:5] = 24.0
+    box = np.array([[1.0, 3.0], [5.0, 5.0]])
+    assert _alike_around(marked, box)
+    floor = np.full((8, 8), 4.0)  # plain tiles round lamps let into them
+    floor[3:5, 1:5] = 24.0
+    assert not _alike_around(floor, box)

@@ -12,8 +12,15 @@ from synth.wild import wild_scene
 
 from vision_solver.vision.classify import SURE_NAMER, namer
 from vision_solver.vision.classify.cells import CellStack
-from vision_solver.vision.classify.namer import NO_OBJECT, direction_odds, name_cells
+from vision_solver.vision.classify.namer import (
+    NO_OBJECT,
+    block_of_objects,
+    direction_odds,
+    name_cells,
+    peeled_block,
+)
 from vision_solver.vision.classify.objects3d import cell_similarities
+from vision_solver.vision.grid import Grid
 from vision_solver.vision.pipeline import place_grid, read_board
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -94,3 +101,36 @@ def test_without_the_network_chairs_are_named_by_their_geometry(monkeypatch, tmp
     reading = read_board(scene.image, looks=[], corners=scene.corners, size=scene.cells.shape)
     assert reading.puzzle == "arrows"
     assert reading.cells.shape == scene.cells.shape
+
+
+@pytest.mark.parametrize("seed", UNTRAINED)
+def test_a_ring_of_border_tiles_round_a_board_of_chairs_is_peeled_off(seed):
+    scene = wild_scene(seed, "chairs-3d")
+    board = _true_grid(scene)
+    with_ring = Grid(board.rows + 2, board.cols + 2, board.homography, board.corners)
+    with_ring = with_ring.moved(np.array([-1.0, -1.0]))
+    peeled = block_of_objects(scene.image, with_ring)
+    assert (peeled.rows, peeled.cols) == scene.cells.shape
+    np.testing.assert_allclose(peeled.corners, board.corners, atol=1e-6)
+
+
+def test_outer_lines_without_objects_on_another_floor_are_peeled():
+    objects = np.full((5, 6), 0.97)
+    objects[0] = objects[-1] = 0.2  # the border's rows: no objects ...
+    objects[:, 0] = 0.4
+    apart = np.full((5, 6), 3.0)
+    apart[0] = apart[-1] = apart[:, 0] = 20.0  # ... on tiles of another colour
+    assert peeled_block(objects, apart) == ((1, 4), (1, 6))
+
+
+def test_edge_cells_seen_less_surely_on_the_board_s_own_floor_are_kept():
+    objects = np.full((5, 6), 0.97)
+    objects[:, -1] = 0.55  # the network is less sure of the edge column ...
+    apart = np.full((5, 6), 6.0)  # ... but it stands on the board's own floor
+    assert peeled_block(objects, apart) is None
+
+
+def test_a_lattice_without_objects_is_not_peeled_into_a_board():
+    objects = np.full((6, 6), 0.05)
+    objects[2:4, 2:4] = 0.6
+    assert peeled_block(objects, np.full((6, 6), 30.0)) is None

@@ -17,6 +17,11 @@ darker than the objects, contrast, noise and a shift of a pixel or two.  A
 share of the tuning seeds past the training ones is held out and its cells'
 accuracy printed after each epoch.
 
+The shipped network was made on one GPU by
+``python tools/train_object_namer.py --boards 1500 --held-out 120 --epochs 14 --workers 16``
+(about 4 minutes; on two CPU cores the boards alone take 10 to 15 minutes and each epoch
+about 2): held-out objects named 98.4%, cells of no object told 99.9%.
+
 The network has a fifth class, no object: cells of the renderer's flat looks
 (lights, arrows, lamps in a scene) and of its photos, so that a board it was
 not made for (or a look of objects it never learned) shows as one it is not

@@ -20,8 +20,9 @@ from ..errors import BoardInputError, BoardNotFound, Unsolvable
 from ..rules import PUZZLE_KIND, PuzzleKind, Rule
 from ..solve import Solution, likeliest_misreads, solve, unsolvable_dict
 from .classify import LIT, CellReading, Lit, LitBy, learn_from_board, read_cells
+from .classify.namer import block_of_objects
 from .geometry import parse_corners
-from .grid import Grid, find_grid, parse_size
+from .grid import Grid, find_grid, parse_size, seen_obliquely
 from .imageio import read_image
 from .locate import Trace, board_at, locate_board
 from .looks import Look, load_looks
@@ -113,7 +114,12 @@ def place_grid(
         location = locate_board(image, trace)
         if not location:
             raise BoardNotFound(location.reason)
-    return find_grid(image, location, size)
+    grid = find_grid(image, location, size)
+    if size is None and seen_obliquely(grid):
+        # A lattice that took in the tiles round a board of raised objects (its border) is
+        # the board less those lines.
+        grid = block_of_objects(image, grid)
+    return grid
 
 
 #: How far outside the image corners given by hand may lie, as a share of its side

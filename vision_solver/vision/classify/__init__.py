@@ -5,16 +5,19 @@ that every reader takes: ``lights`` (two states, lit or dark), ``lamps``
 (an object in every cell that is its own quarter turns, told by its colour),
 ``turns`` (one object in four turns, read from the board as a whole),
 ``glyphs`` (each cell's arrow on its own), ``benches`` (3-D chairs on grass,
-one by one) and ``objects3d`` (3-D objects on a floor, read as a whole).
+one by one), ``objects3d`` (3-D objects on a floor, read as a whole) and
+``namer`` (a learned network naming 3-D objects cell by cell).
 Which reader reads a board is decided here, in one place: a look that knows
 the game names its reader; else, for ``auto``, a board whose every cell
 holds a lamp (a disc, a square: it points nowhere) is a lights board read
 by the lamps' colours; one whose cells show one object in different turns
 an arrow board (by ``turns``, or else by ``glyphs`` when every cell carries
 the same pointing glyph); one with an object on textured grass or on a
-shared floor in every cell a chair board (by ``benches`` when that reader is
-sure of the board and the floor is no tiles with grout between, else by
-``objects3d``); and any other a lights board.  A
+shared floor in every cell a chair board (by ``namer`` where it is sure of
+the board, else by ``benches`` when that reader is sure of the board and the
+floor is no tiles with grout between, else by ``objects3d``; a board seen
+obliquely that ``namer`` is sure of is read by it first); and any other a
+lights board.  A
 lights board says what decided which of its states is lit (``lit_by``);
 ``lit="dark"`` turns a generic lights reading round, never one by a look.
 """
@@ -30,7 +33,7 @@ import numpy as np
 
 from ...rules import PuzzleKind
 from ..colour import SAME_COLOUR, lab_on_scale
-from ..grid import Grid, edge_strength
+from ..grid import Grid, edge_strength, seen_obliquely
 from ..looks import Look, learn_look, match_look
 from .benches import (
     GROUT_LINES,
@@ -209,9 +212,10 @@ def read_cells(
 #: The learned namer (``namer.direction_odds``) names a board of 3-D objects when its
 #: cells' odds of their likeliest direction average at least this; else the board's look
 #: is one it has not learned, and the object readers name it from its geometry.
-#: Measured on tuning boards it was not trained on (as located): chairs and benches it
-#: reads exactly 0.94 to 0.97, those it misreads 0.87 and up; the moon-legend capture, a
-#: bench model and grass it never saw, 0.62.
+#: Measured on tuning boards it was not trained on (true corners, ten a family): the
+#: made-up chairs and benches 0.91 to 0.97; the made-up flat looks (lights, arrows, lamps
+#: in a floor) and photos 0.01 to 0.04, their cells called no object; the moon-legend
+#: capture, a bench model and grass it never saw, 0.05.
 SURE_NAMER = 0.8
 
 
@@ -270,19 +274,9 @@ def _objects_rather(
     return read_objects(stack, by_depth=not grass())
 
 
-#: A board is seen obliquely when two opposite edges of it differ in length by this factor
-#: or more (as a log): the far edge of a tilted board is the shorter.  Measured: the
-#: made-up chairs under a tilted camera (10 to 40 degrees) 0.057 and more; screenshots of
-#: arrow boards as located 0.014 at most.
-OBLIQUE = 0.03
-
-
 def _oblique(grid: Grid) -> bool:
-    """The board is seen by a tilted camera: opposite edges differ in length (OBLIQUE)."""
-    top, right, bottom, left = (
-        float(np.linalg.norm(grid.corners[(i + 1) % 4] - grid.corners[i])) for i in range(4)
-    )
-    return max(abs(np.log(top / bottom)), abs(np.log(left / right))) >= OBLIQUE
+    """The board is seen by a tilted camera (``grid.seen_obliquely``)."""
+    return seen_obliquely(grid)
 
 
 #: A board that holds objects, whose turns are read but whose cells' votes for the turn that

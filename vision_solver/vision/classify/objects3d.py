@@ -348,6 +348,12 @@ def _separation(similar: np.ndarray, groups: np.ndarray) -> float:
     return float(least)
 
 
+def cell_floors(stack: CellStack) -> np.ndarray:
+    """``(cells, 3)``: each cell's floor colour (L*a*b*): the median of its ring near its edge."""
+    cells = _cells_lab(stack)
+    return np.median(cells[:, _ring(cells.shape[1])], axis=1)
+
+
 def floor_colour(stack: CellStack) -> np.ndarray:
     """The floor's colour (L*a*b*, L* on 0..100): the median of every cell's ring near its edge."""
     cells = _cells_lab(stack)

@@ -66,6 +66,13 @@ FLOOR_SIDES = 3
 FLOOR_HOLDS = 0.25
 HOLDS = 0.06
 BOARD_FILLED = 0.7
+#: A cell is as marked as the MARKED_QUANTILE of its pixels' distances from its ring's colour;
+#: a block whose surrounding cells are marked ALIKE_AROUND as much as its own, or more (at
+#: the median), is no board set into a floor (``_alike_around``).  Measured: lamps let into
+#: a floor on the tuning looks 0.07 to 0.75; a board of low-contrast chairs on tiles, a
+#: block of its better-lit chairs taken for the board, 0.97.
+MARKED_QUANTILE = 0.9
+ALIKE_AROUND = 0.85
 
 
 def board_within(image: np.ndarray, location: BoardLocation) -> BoardLocation | None:
@@ -76,20 +83,25 @@ def board_within(image: np.ndarray, location: BoardLocation) -> BoardLocation | 
     floor = _floor(image, location)
     if floor is None:
         return None
-    colour, held = floor
+    colour, held, marked = floor
     objects_lab = _floor_cells(image, location, OBJECT_PX)
     found = _objects_lattice(objects_lab, location, colour)
     if found is None:
         return None
     board, box = found
-    return board if _set_into(objects_lab, colour, held, box) else None
+    if not _set_into(objects_lab, colour, held, box) or _alike_around(marked, box):
+        return None
+    return board
 
 
-def _floor(image: np.ndarray, location: BoardLocation) -> tuple[np.ndarray, np.ndarray] | None:
-    """The floor's colour (the lattice's commonest) and which of its cells hold something of
+def _floor(
+    image: np.ndarray, location: BoardLocation
+) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """The floor's colour (the lattice's commonest), which of its cells hold something of
     their own (``(rows, cols)``: HOLDS of the cell unlike its ring by INK, grout lines,
-    cracks and specks left out); None when the lattice is no floor (the rings of fewer than
-    ON_FLOOR of its cells have the floor's colour)."""
+    cracks and specks left out), and how marked each cell is (``(rows, cols)``: the
+    MARKED_QUANTILE of its pixels' distances from its ring's colour); None when the lattice
+    is no floor (the rings of fewer than ON_FLOOR of its cells have the floor's colour)."""
     rows, cols, px = location.rows, location.cols, CELL_PX
     lab = _floor_cells(image, location, px)
     cells = lab.reshape(rows, px, cols, px, 3).transpose(0, 2, 1, 3, 4).reshape(-1, px, px, 3)
@@ -101,11 +113,27 @@ def _floor(image: np.ndarray, location: BoardLocation) -> tuple[np.ndarray, np.n
     colour = np.median(lab[::2, ::2].reshape(-1, 3), axis=0)  # (every fourth pixel: as good)
     if np.mean(np.linalg.norm(rings - colour, axis=1) < FLOOR_ALIKE) < ON_FLOOR:
         return None
-    marks = (np.linalg.norm(cells - rings[:, None, None, :], axis=3) > INK).astype(np.uint8)
+    apart = np.linalg.norm(cells - rings[:, None, None, :], axis=3)
+    marked = np.quantile(apart.reshape(len(cells), -1), MARKED_QUANTILE, axis=1)
+    marks = (apart > INK).astype(np.uint8)
     marks[:, ring] = 0
     opening = np.ones((3, 3), np.uint8)
     marks = np.stack([cv2.morphologyEx(m, cv2.MORPH_OPEN, opening) for m in marks])
-    return colour, (marks.mean(axis=(1, 2)) >= HOLDS).reshape(rows, cols)
+    held = (marks.mean(axis=(1, 2)) >= HOLDS).reshape(rows, cols)
+    return colour, held, marked.reshape(rows, cols)
+
+
+def _alike_around(marked: np.ndarray, box: np.ndarray) -> bool:
+    """Whether the lattice's cells round the block in ``box`` (floor cells) are marked about
+    as much as the block's own (``marked``: ``_floor``'s), ALIKE_AROUND or more of them at
+    the median: every cell of the lattice holds an object (a board of chairs, some of
+    which stand out the more), and the lattice is the board, no floor round one."""
+    rows, cols = marked.shape
+    middles = np.stack(np.mgrid[0:rows, 0:cols], axis=-1)[..., ::-1] + 0.5  # (u, v) of cells
+    inside = np.all((middles > box[0]) & (middles < box[1]), axis=-1)
+    if inside.all() or not inside.any():
+        return False
+    return bool(np.median(marked[~inside]) >= ALIKE_AROUND * np.median(marked[inside]))
 
 
 def _set_into(lab: np.ndarray, floor: np.ndarray, held: np.ndarray, box: np.ndarray) -> bool:
