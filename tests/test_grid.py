@@ -8,7 +8,7 @@ import pytest
 from scenes import assert_read_exactly, generic_scene, pitch
 from synth import random_scene, render_board
 
-from vision_solver.vision.grid import Grid, align_cells, find_grid, parse_size
+from vision_solver.vision.grid import Grid, align_cells, find_grid, gaps_shift, parse_size
 from vision_solver.vision.locate import locate_board
 from vision_solver.vision.pipeline import place_grid, read_board
 
@@ -93,3 +93,26 @@ def test_a_block_of_a_grid_is_placed_where_its_cells_lie():
     )
     with pytest.raises(ValueError, match="outside a 6x8 grid"):
         grid.block((0, 7), (0, 8))
+
+
+@pytest.mark.parametrize("seed", [10952, 10920])
+def test_a_lattice_found_on_its_tiles_highlights_is_moved_onto_their_gaps(seed):
+    """Bevelled arrow tiles of several colours (fresh tuning seeds) whose lattice the locate
+    stage found a quarter cell down or up, on their highlights: the grid stage moves it onto
+    the gaps, where every cell shows the same colour."""
+    from synth.wild import wild_scene
+
+    scene = wild_scene(seed, "arrow-tiles")
+    grid = place_grid(scene.image)
+    pitch = np.linalg.norm(scene.corners[1] - scene.corners[0]) / scene.cells.shape[1]
+    assert (grid.rows, grid.cols) == scene.cells.shape
+    assert np.abs(grid.corners - scene.corners).max() < 0.1 * pitch
+    assert read_board(scene.image, looks=[]).cells.tolist() == scene.cells.tolist()
+
+
+def test_tiles_all_of_one_colour_are_not_moved_by_their_gaps():
+    """Round tiles of one colour agree everywhere no glyph reaches, not only at their gaps."""
+    scene = random_scene(4, puzzle="arrows", look="arrow-tiles", tilt=0.0)
+    location = locate_board(scene.image)
+    grid = Grid(location.rows, location.cols, location.homography, location.corners)
+    assert gaps_shift(scene.image, grid).tolist() == [0.0, 0.0]

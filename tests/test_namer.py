@@ -134,3 +134,22 @@ def test_a_lattice_without_objects_is_not_peeled_into_a_board():
     objects = np.full((6, 6), 0.05)
     objects[2:4, 2:4] = 0.6
     assert peeled_block(objects, np.full((6, 6), 30.0)) is None
+
+
+def test_the_training_boards_are_labelled_by_direction_or_as_no_object():
+    """tools/train_object_namer.py cuts its boards as the namer does (torch is needed only to
+    train): a chair board's cells by their directions, a flat board's as no object."""
+    import importlib.util
+
+    path = Path(__file__).resolve().parents[1] / "tools" / "train_object_namer.py"
+    spec = importlib.util.spec_from_file_location("train_object_namer", path)
+    assert spec is not None and spec.loader is not None
+    trainer = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(trainer)
+    windows, labels = trainer.board_cells((UNTRAINED[0], "chairs-3d"))
+    scene = wild_scene(UNTRAINED[0], "chairs-3d")
+    assert windows.shape == (scene.cells.size, 3, 32, 32)
+    assert labels.tolist() == scene.cells.ravel().tolist()
+    windows, labels = trainer.board_cells((UNTRAINED[0], "lights-tiles"))
+    assert 0 < len(labels) <= trainer.FLAT_CELLS
+    assert set(labels.tolist()) == {NO_OBJECT}

@@ -42,18 +42,14 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-FAMILIES = ("chairs-3d", "benches-grass")
+from synth.wild import CHAIR_FAMILIES as FAMILIES  # noqa: E402  (tests/ on the path above)
+from synth.wild import FLAT_FAMILIES as FLAT_LOOKS  # noqa: E402
+from synth.wild import SCENE_FAMILIES  # noqa: E402
+
 #: Boards of no 3-D objects, whose cells the network learns to call so (its fifth class,
-#: NO_OBJECT): the renderer's other made-up looks and its photos.
-FLAT_FAMILIES = (
-    "lights-tiles",
-    "lights-grey",
-    "glow-on-grid",
-    "bw-grid-dots",
-    "arrow-tiles",
-    "arrow-glyph-any",
-    "lights-in-scene",
-)
+#: NO_OBJECT): the renderer's other made-up looks (flat, and lamps set into a floor) and
+#: its photos.
+FLAT_FAMILIES = FLAT_LOOKS + SCENE_FAMILIES
 PHOTO_KINDS = {"toy": 0.4, "competing": 0.4, "monitor": 0.15}  # boards, as a share of flat ones
 NO_OBJECT = 4
 #: At most this many cells are taken from a board of no objects (a lights board may have

@@ -163,6 +163,52 @@ def fit_tiles(image: np.ndarray, grid: Grid, cell_px: int | None = None) -> Grid
     return Grid(grid.rows, grid.cols, grid.homography, grid.corners, tile)
 
 
+#: The gaps between tiles are where every cell shows the same colour: the position in the
+#: cell (along each axis) where the cells' colours differ least, when they differ there
+#: less than GAP_DIP of what they do at the median position (a clear dip: tiles of several
+#: colours or states, one gap colour).  Measured on arrow tiles whose lattice was found on
+#: their faces or highlights, a quarter cell off: 0.09 to 0.3.  A grid is moved onto its
+#: gaps only when they lie GAP_MOVE or more (cells) from its cells' edges, and only when no
+#: tile's outline placed it (``fit_tiles``): round tiles all of one colour show a dip
+#: (0.0) where no glyph reaches, off their gaps.
+GAP_DIP = 0.4
+GAP_MOVE = 0.1
+GAP_PX = 32
+#: ... and only on boards whose tiles differ in colour: their cells' median colours spread
+#: this far (Delta E, the norm of the standard deviations) or more.  Measured: arrow tiles of
+#: several colours 11.6 to 41.1; glyphs on tiles all of one colour 0.0, where the rule
+#: moved a lattice found right.
+TILES_APART = 6.0
+#: ... on boards of this many cells or more (enough cells to tell a gap by).
+GAP_CELLS = 9
+
+
+def gaps_shift(image: np.ndarray, grid: Grid) -> np.ndarray:
+    """``(2,)``: how far (u, v, in cells, -0.5 to 0.5) the grid's cell edges lie from its
+    tiles' gaps, each axis 0 where the gaps show no clear dip (GAP_DIP), both 0 where the
+    tiles are all of one colour (TILES_APART)."""
+    from .colour import lab_on_scale
+
+    px = GAP_PX
+    board = lab_on_scale(grid.rectify(image, px))
+    cells = board.reshape(grid.rows, px, grid.cols, px, 3).transpose(0, 2, 1, 3, 4)
+    cells = cells.reshape(-1, px, px, 3)
+    shift = np.zeros(2)
+    faces = np.median(cells.reshape(len(cells), -1, 3), axis=1)
+    if np.linalg.norm(faces.std(axis=0)) < TILES_APART:
+        return shift  # tiles all of one colour: their faces agree as well as their gaps
+    spread = np.linalg.norm(cells.std(axis=0), axis=2)
+    for axis, profile in enumerate((spread.mean(axis=0), spread.mean(axis=1))):
+        low = int(np.argmin(profile))
+        if profile[low] >= GAP_DIP * float(np.median(profile)):
+            continue
+        before, after = profile[(low - 1) % px], profile[(low + 1) % px]
+        peak = float(_parabola_peak(np.array(before), np.array(profile[low]), np.array(after)))
+        at = ((low + 0.5 + peak) / px) % 1.0  # where the gap runs, in the cell
+        shift[axis] = at - 1.0 if at >= 0.5 else at
+    return shift
+
+
 def _tilt(grid: Grid) -> float:
     """How far (in cells) the grid's fourth corner is from where an affine map puts it."""
     tl, tr, br, bl = grid.corners
@@ -241,7 +287,16 @@ def find_grid(
         grid = Grid(rows, cols, homography / homography[2, 2], location.corners)
     if location.framed:
         return grid  # the frame's edge is the board's: no tiles to place it by
-    grid = fit_tiles(image, grid)
+    placed = fit_tiles(image, grid)
+    moved = not np.allclose(placed.homography, grid.homography)
+    grid = placed
+    if not moved and grid.rows * grid.cols >= GAP_CELLS:
+        # No tile's outline placed the lattice (its strongest edges are the glyphs', or
+        # span the cell): one found on its tiles' faces or highlights is moved onto their gaps.
+        shift = gaps_shift(image, grid)
+        shift[np.abs(shift) < GAP_MOVE] = 0.0
+        if shift.any():
+            grid = grid.moved(shift)
     if _tilt(grid) > 0.05:  # a tilted board: place every cell by its own tile
         grid = align_cells(image, grid)
     return grid
