@@ -173,8 +173,8 @@ def fit_tiles(image: np.ndarray, grid: Grid, cell_px: int | None = None) -> Grid
 #: (0.0) where no glyph reaches, off their gaps.
 GAP_DIP = 0.4
 GAP_MOVE = 0.1
-GAP_PX = 32
-#: ... and only on boards whose tiles differ in colour: their cells' median colours spread
+GAP_PX = 32  # pixels a cell (half on boards of more than 144 cells)
+#: ... and only on boards whose tiles differ in colour: their cells' mean colours spread
 #: this far (Delta E, the norm of the standard deviations) or more.  Measured: arrow tiles of
 #: several colours 11.6 to 41.1; glyphs on tiles all of one colour 0.0, where the rule
 #: moved a lattice found right.
@@ -189,12 +189,12 @@ def gaps_shift(image: np.ndarray, grid: Grid) -> np.ndarray:
     tiles are all of one colour (TILES_APART)."""
     from .colour import lab_on_scale
 
-    px = GAP_PX
+    px = GAP_PX if grid.rows * grid.cols <= 144 else GAP_PX // 2  # (many cells: enough)
     board = lab_on_scale(grid.rectify(image, px))
     cells = board.reshape(grid.rows, px, grid.cols, px, 3).transpose(0, 2, 1, 3, 4)
     cells = cells.reshape(-1, px, px, 3)
     shift = np.zeros(2)
-    faces = np.median(cells.reshape(len(cells), -1, 3), axis=1)
+    faces = cells.reshape(len(cells), -1, 3).mean(axis=1)
     if np.linalg.norm(faces.std(axis=0)) < TILES_APART:
         return shift  # tiles all of one colour: their faces agree as well as their gaps
     spread = np.linalg.norm(cells.std(axis=0), axis=2)
