@@ -153,3 +153,14 @@ def test_the_training_boards_are_labelled_by_direction_or_as_no_object():
     windows, labels = trainer.board_cells((UNTRAINED[0], "lights-tiles"))
     assert 0 < len(labels) <= trainer.FLAT_CELLS
     assert set(labels.tolist()) == {NO_OBJECT}
+
+
+def test_a_new_image_of_the_same_board_is_read_again_not_remembered():
+    """The odds kept for the pipeline's second question belong to the very image asked: a new
+    frame (here the board mirrored, the same shape and grid) is read afresh."""
+    scene = wild_scene(UNTRAINED[0], "chairs-3d")
+    grid = _true_grid(scene)
+    first = direction_odds(scene.image, grid)
+    assert np.array_equal(direction_odds(scene.image, grid), first)
+    frame = np.ascontiguousarray(scene.image[:, ::-1])
+    assert not np.array_equal(direction_odds(frame, grid), first)

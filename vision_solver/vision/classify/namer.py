@@ -17,6 +17,7 @@ dnn module; without the file every caller falls back to the geometry.
 
 from __future__ import annotations
 
+import weakref
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -99,20 +100,15 @@ def _network(path: Path) -> cv2.dnn.Net | None:
 
 
 #: The odds of the last few boards asked (``direction_odds``): the pipeline asks a board's
-#: once to place it (``block_of_objects``) and the classify stage again to read it.
-_RECENT: list[tuple[tuple, np.ndarray]] = []
-RECENT = 4
+#: once to place it (``block_of_objects``) and the classify stage again to read it.  Each is
+#: kept with a weak reference to its image (the very array: a new frame of a video, even in
+#: the same memory, is another) and the grid's placing.
+_RECENT: list[tuple[weakref.ref, tuple, np.ndarray]] = []
+RECENT = 2
 
 
-def _board_key(image: np.ndarray, grid: Grid, model: Path) -> tuple:
-    return (
-        image.__array_interface__["data"][0],
-        image.shape,
-        grid.rows,
-        grid.cols,
-        np.asarray(grid.homography, np.float64).tobytes(),
-        str(model),
-    )
+def _grid_key(grid: Grid, model: Path) -> tuple:
+    return (grid.rows, grid.cols, np.asarray(grid.homography, np.float64).tobytes(), str(model))
 
 
 def direction_odds(
@@ -124,13 +120,14 @@ def direction_odds(
     network = _network(path)
     if network is None:
         return None
-    key = _board_key(image, grid, path)
-    for asked, odds in _RECENT:
-        if floor is None and asked == key:
-            return odds.copy()
+    key = _grid_key(grid, path)
+    if floor is None:
+        for seen, asked, odds in _RECENT:
+            if seen() is image and asked == key:
+                return odds.copy()
     odds = _odds(network, board_windows(image, grid, floor))
     if floor is None:
-        _RECENT.insert(0, (key, odds.copy()))
+        _RECENT.insert(0, (weakref.ref(image), key, odds.copy()))
         del _RECENT[RECENT:]
     return odds
 
