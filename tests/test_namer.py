@@ -38,7 +38,7 @@ def _true_grid(scene):
 @pytest.mark.parametrize("seed", UNTRAINED)
 def test_the_namer_names_objects_on_boards_it_never_saw(family, seed):
     scene = wild_scene(seed, family)
-    odds = direction_odds(scene.image, _true_grid(scene))
+    odds = direction_odds(CellStack(scene.image, _true_grid(scene)))
     assert odds is not None and odds.shape == (scene.cells.size, 5)
     np.testing.assert_allclose(odds.sum(axis=1), 1.0, atol=1e-6)
     grid = _true_grid(scene)
@@ -51,7 +51,7 @@ def test_the_namer_names_objects_on_boards_it_never_saw(family, seed):
 
 def test_a_flat_lights_board_shows_the_namer_no_objects():
     image = cv2.imread(str(FIXTURES / "screenshot_lights.png"))
-    odds = direction_odds(image, place_grid(image))
+    odds = direction_odds(CellStack(image, place_grid(image)))
     assert odds is not None
     assert np.mean(odds.argmax(axis=1) == NO_OBJECT) == 1.0
     assert odds[:, :4].max(axis=1).mean() < SURE_NAMER
@@ -97,7 +97,7 @@ def test_odds_of_another_shape_are_refused_with_their_shape():
 def test_without_the_network_chairs_are_named_by_their_geometry(monkeypatch, tmp_path):
     scene = wild_scene(UNTRAINED[0], "chairs-3d")
     monkeypatch.setattr(namer, "MODEL", tmp_path / "absent.onnx")
-    assert direction_odds(scene.image, _true_grid(scene)) is None
+    assert direction_odds(CellStack(scene.image, _true_grid(scene))) is None
     reading = read_board(scene.image, looks=[], corners=scene.corners, size=scene.cells.shape)
     assert reading.puzzle == "arrows"
     assert reading.cells.shape == scene.cells.shape
@@ -160,7 +160,7 @@ def test_a_new_image_of_the_same_board_is_read_again_not_remembered():
     frame (here the board mirrored, the same shape and grid) is read afresh."""
     scene = wild_scene(UNTRAINED[0], "chairs-3d")
     grid = _true_grid(scene)
-    first = direction_odds(scene.image, grid)
-    assert np.array_equal(direction_odds(scene.image, grid), first)
+    first = direction_odds(CellStack(scene.image, grid))
+    assert np.array_equal(direction_odds(CellStack(scene.image, grid)), first)
     frame = np.ascontiguousarray(scene.image[:, ::-1])
-    assert not np.array_equal(direction_odds(frame, grid), first)
+    assert not np.array_equal(direction_odds(CellStack(frame, grid)), first)

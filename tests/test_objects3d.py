@@ -8,7 +8,7 @@ import pytest
 from synth.wild import wild_scene
 
 from vision_solver.rules import PuzzleKind
-from vision_solver.vision.classify import _oblique, read_cells
+from vision_solver.vision.classify import read_cells
 from vision_solver.vision.classify.benches import GROUT_LINES, grout_lines, objects_on_grass
 from vision_solver.vision.classify.cells import CellStack
 from vision_solver.vision.classify.objects3d import (
@@ -20,7 +20,7 @@ from vision_solver.vision.classify.objects3d import (
 )
 from vision_solver.vision.classify.turns import read_turns
 from vision_solver.vision.geometry import board_at
-from vision_solver.vision.grid import Grid
+from vision_solver.vision.grid import Grid, seen_obliquely
 from vision_solver.vision.pipeline import place_grid, read_board
 
 
@@ -114,9 +114,9 @@ def test_chairs_whose_turns_hardly_say_which_is_up_are_read_as_objects():
 
 def test_only_a_board_seen_by_a_tilted_camera_is_oblique():
     stack, _ = _stack(20, "chairs-3d")
-    assert _oblique(stack.grid)
+    assert seen_obliquely(stack.grid)
     stack, _ = _stack(0, "arrow-glyph-any")
-    assert not _oblique(stack.grid)
+    assert not seen_obliquely(stack.grid)
 
 
 @pytest.mark.parametrize("seed", [4, 24, 100, 116])

@@ -66,6 +66,7 @@ def board_cells(job: tuple[int, str]) -> tuple[np.ndarray, np.ndarray]:
     from synth.photo import photo_scene
     from synth.wild import ALL_FAMILIES, wild_scene
 
+    from vision_solver.vision.classify.cells import CellStack
     from vision_solver.vision.classify.namer import board_windows
     from vision_solver.vision.geometry import board_at
     from vision_solver.vision.grid import Grid
@@ -85,7 +86,7 @@ def board_cells(job: tuple[int, str]) -> tuple[np.ndarray, np.ndarray]:
         corners = corners + rng.normal(0, MOVED_BY * diagonal, corners.shape)
     placed = board_at(corners, rows, cols)
     grid = Grid(rows, cols, placed.homography, placed.corners)
-    windows = board_windows(scene.image, grid)
+    windows = board_windows(CellStack(scene.image, grid))
     if family in FAMILIES:
         return windows.astype(np.float16), scene.cells.ravel().astype(np.int64)
     some = rng.permutation(len(windows))[:FLAT_CELLS]

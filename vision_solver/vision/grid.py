@@ -17,6 +17,7 @@ import cv2
 import numpy as np
 
 from ..errors import BoardInputError
+from .colour import lab_on_scale
 from .geometry import BoardLocation, apply_homography, cell_size, outline
 
 #: A board is seen obliquely when two opposite edges of it differ in length by this factor
@@ -187,8 +188,6 @@ def gaps_shift(image: np.ndarray, grid: Grid) -> np.ndarray:
     """``(2,)``: how far (u, v, in cells, -0.5 to 0.5) the grid's cell edges lie from its
     tiles' gaps, each axis 0 where the gaps show no clear dip (GAP_DIP), both 0 where the
     tiles are all of one colour (TILES_APART)."""
-    from .colour import lab_on_scale
-
     px = GAP_PX if grid.rows * grid.cols <= 144 else GAP_PX // 2  # (many cells: enough)
     board = lab_on_scale(grid.rectify(image, px))
     cells = board.reshape(grid.rows, px, grid.cols, px, 3).transpose(0, 2, 1, 3, 4)

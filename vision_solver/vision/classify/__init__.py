@@ -107,7 +107,7 @@ def read_cells(
         # A board taken for 3-D objects is named cell by cell by the learned namer where
         # it is sure of the board (asked at most once).
         learned = cache(lambda: _named_by_network(stack))
-        if _oblique(grid) and (named := learned()) is not None:
+        if seen_obliquely(grid) and (named := learned()) is not None:
             # Seen obliquely, a board the namer sees raised objects in (and names surely) is
             # read so before anything takes it for flat marks or lights.
             return named
@@ -170,7 +170,8 @@ def read_cells(
         # Seen square-on, marks are flat glyphs before they are raised objects: a mark that
         # stays where it stands in every cell (a dot in a corner) hides the turns from the
         # strict readings above, not from the lenient ones.
-        if inked and not grass() and not _oblique(grid) and (later := leniently()) is not None:
+        square_on = not seen_obliquely(grid)
+        if inked and not grass() and square_on and (later := leniently()) is not None:
             return CellReading(PuzzleKind.arrows, later.cells, later.confidence, "generic")
         benches = cache(lambda: read_benches(stack))  # asked at most once
         as_whole = cache(lambda: read_objects(stack, by_depth=tiled() or not grass()))
@@ -222,7 +223,7 @@ SURE_NAMER = 0.8
 def _named_by_network(stack: CellStack) -> CellReading | None:
     """The board's directions by the learned namer, each cell's odds its confidence; None
     without the network or where it is not sure of the board (SURE_NAMER)."""
-    odds = direction_odds(stack.image, stack.grid)
+    odds = direction_odds(stack)
     if odds is None:
         return None
     directions = odds[:, :DIRECTIONS]
@@ -259,24 +260,19 @@ def _objects_rather(
     stack: CellStack, turns: TurnReading, grass: Callable[[], bool]
 ) -> ObjectReading | None:
     """The board read as 3-D objects instead of by its ``turns``: when its turns are not sure
-    (fewer than TURNED_CELLS of its cells read clearly), it is seen obliquely (``_oblique``:
+    (fewer than TURNED_CELLS of its cells read clearly), it is seen obliquely (``seen_obliquely``:
     raised objects seen square-on are their quarter turns), it holds objects on a floor, and
     either its cells hardly tell which turn is "up" (their votes' margin under CLOSE_VOTE:
     a chair has no arrowhead) or its turns cut across the groups its cells' looks fall into
     (``turns_split_as_looks``).  None when the turns stand (or the object reader declines
     the board)."""
-    if turns.turned >= TURNED_CELLS or not _oblique(stack.grid):
+    if turns.turned >= TURNED_CELLS or not seen_obliquely(stack.grid):
         return None
     if not (grass() or holds_objects(stack)):
         return None
     if turns.offset_margin >= CLOSE_VOTE and turns_split_as_looks(stack, turns.cells):
         return None
     return read_objects(stack, by_depth=not grass())
-
-
-def _oblique(grid: Grid) -> bool:
-    """The board is seen by a tilted camera (``grid.seen_obliquely``)."""
-    return seen_obliquely(grid)
 
 
 #: A board that holds objects, whose turns are read but whose cells' votes for the turn that

@@ -79,14 +79,13 @@ def _shipped_model() -> Path:
 MODEL = _shipped_model()
 
 
-def board_windows(image: np.ndarray, grid: Grid, floor: np.ndarray | None = None) -> np.ndarray:
+def board_windows(stack: CellStack) -> np.ndarray:
     """``(cells, 3, down, across)`` float32: every cell's window (``objects3d.object_windows``)
     as the network takes it, L*, a and b less the floor's, over the board's own contrast."""
     from .objects3d import floor_colour, object_windows
 
-    if floor is None:
-        floor = floor_colour(CellStack(image, grid))
-    windows = object_windows(image, grid, floor, NAMER_SIDE, NAMER_ABOVE, NAMER_PX)
+    floor = floor_colour(stack)
+    windows = object_windows(stack.image, stack.grid, floor, NAMER_SIDE, NAMER_ABOVE, NAMER_PX)
     scale = max(float(np.quantile(np.linalg.norm(windows, axis=3), SCALE_QUANTILE)), LEAST_SCALE)
     return np.ascontiguousarray((windows / scale).transpose(0, 3, 1, 2))
 
@@ -111,24 +110,21 @@ def _grid_key(grid: Grid, model: Path) -> tuple:
     return (grid.rows, grid.cols, np.asarray(grid.homography, np.float64).tobytes(), str(model))
 
 
-def direction_odds(
-    image: np.ndarray, grid: Grid, floor: np.ndarray | None = None, model: Path | None = None
-) -> np.ndarray | None:
-    """``(cells, 5)``: each cell's probabilities of holding an object facing up, right, down
-    or left, and of holding none (NO_OBJECT), row-major; None without the network's file."""
+def direction_odds(stack: CellStack, model: Path | None = None) -> np.ndarray | None:
+    """``(cells, 5)``: each cell of the board's probabilities of holding an object facing up,
+    right, down or left, and of holding none (NO_OBJECT), row-major; None without the
+    network's file."""
     path = MODEL if model is None else model
     network = _network(path)
     if network is None:
         return None
-    key = _grid_key(grid, path)
-    if floor is None:
-        for seen, asked, odds in _RECENT:
-            if seen() is image and asked == key:
-                return odds.copy()
-    odds = _odds(network, board_windows(image, grid, floor))
-    if floor is None:
-        _RECENT.insert(0, (weakref.ref(image), key, odds.copy()))
-        del _RECENT[RECENT:]
+    key = _grid_key(stack.grid, path)
+    for seen, asked, odds in _RECENT:
+        if seen() is stack.image and asked == key:
+            return odds.copy()
+    odds = _odds(network, board_windows(stack))
+    _RECENT.insert(0, (weakref.ref(stack.image), key, odds.copy()))
+    del _RECENT[RECENT:]
     return odds
 
 
@@ -183,13 +179,14 @@ def block_of_objects(image: np.ndarray, grid: Grid) -> Grid:
     hold an object (OBJECTS_BLOCK)."""
     from .objects3d import cell_floors
 
-    odds = direction_odds(image, grid)
+    stack = CellStack(image, grid)
+    odds = direction_odds(stack)
     if odds is None:
         return grid
     objects = 1.0 - odds[:, NO_OBJECT]
     if not (objects >= OBJECTS_BLOCK).any():
         return grid
-    floors = cell_floors(CellStack(image, grid))
+    floors = cell_floors(stack)
     floor = np.median(floors[objects >= OBJECTS_BLOCK], axis=0)
     apart = np.linalg.norm(floors - floor, axis=1).reshape(grid.rows, grid.cols)
     span = peeled_block(objects.reshape(grid.rows, grid.cols), apart)

@@ -128,12 +128,18 @@ def _alike_around(marked: np.ndarray, box: np.ndarray) -> bool:
     as much as the block's own (``marked``: ``_floor``'s), ALIKE_AROUND or more of them at
     the median: every cell of the lattice holds an object (a board of chairs, some of
     which stand out the more), and the lattice is the board, no floor round one."""
-    rows, cols = marked.shape
-    middles = np.stack(np.mgrid[0:rows, 0:cols], axis=-1)[..., ::-1] + 0.5  # (u, v) of cells
-    inside = np.all((middles > box[0]) & (middles < box[1]), axis=-1)
+    inside = _in_box(marked.shape, box)
     if inside.all() or not inside.any():
         return False
     return bool(np.median(marked[~inside]) >= ALIKE_AROUND * np.median(marked[inside]))
+
+
+def _in_box(shape: tuple[int, ...], box: np.ndarray) -> np.ndarray:
+    """``shape`` (rows, cols) bool: the lattice's cells whose middles lie inside ``box``
+    (first and last corner, floor cell units)."""
+    rows, cols = shape
+    middles = np.stack(np.mgrid[0:rows, 0:cols], axis=-1)[..., ::-1] + 0.5  # (u, v) of cells
+    return np.all((middles > box[0]) & (middles < box[1]), axis=-1)
 
 
 def _set_into(lab: np.ndarray, floor: np.ndarray, held: np.ndarray, box: np.ndarray) -> bool:
@@ -149,8 +155,7 @@ def _set_into(lab: np.ndarray, floor: np.ndarray, held: np.ndarray, box: np.ndar
     rows, cols = held.shape
     (u0, v0), (u1, v1) = box
     around = [u0 >= 1, v0 >= 1, u1 <= cols - 1, v1 <= rows - 1]
-    middles = np.stack(np.mgrid[0:rows, 0:cols], axis=-1)[..., ::-1] + 0.5  # (u, v) of cells
-    outside = ~np.all((middles > box[0]) & (middles < box[1]), axis=-1)
+    outside = ~_in_box(held.shape, box)
     return bool(
         sum(around) >= FLOOR_SIDES and outside.any() and held[outside].mean() <= FLOOR_HOLDS
     )
