@@ -454,6 +454,43 @@ def test_the_sample_votes_in_the_frame_the_whole_board_was_read_in():
     assert reading.cells.tolist() == scene.cells.tolist()
 
 
+def test_the_glyphs_colour_is_the_one_every_tile_shows_not_a_highlight():
+    """A fresh tuning-side board (11032) of thin white chevrons on round tiles of four
+    colours, each lit pale at its top: the most inked pixels of many cells were the
+    highlight's, and the chevrons, a pixel wide at the usual scale, were read as no glyph
+    at all (the board taken for objects, three cells in four wrong).  The glyphs' colour is
+    the one found in every cell, and glyphs small in their cells are cut out of a closer
+    rectification."""
+    scene = wild_scene(11032, "arrow-tiles")
+    reading = read_board(scene.image, looks=[], corners=scene.corners, size=scene.cells.shape)
+    assert reading.puzzle == PuzzleKind.arrows
+    assert reading.cells.tolist() == scene.cells.tolist()
+
+
+def test_small_arrows_on_bevelled_tiles_are_a_direction_board():
+    """A fresh tuning-side board (10876) of small white arrows on bevelled tiles of three
+    colours: every cell's turn relative to the others was right, but head and tail were
+    too close to tell at 48 pixels a cell and the board was read as lights."""
+    _reads_exactly(10876, "arrow-tiles")
+
+
+def test_flat_arrows_on_dark_noisy_tiles_are_not_objects_on_grass():
+    """A fresh tuning-side board (10828) of small arrows on dark, noisy tiles: the floor
+    test took the tiles' noise for grass, which kept the glyphs' colour from being asked,
+    and the objects reader turned three cells in four.  On such a floor a reading by the
+    glyphs' colour whose cells' votes name "up" clearly is kept."""
+    _reads_exactly(10828, "arrow-glyph-any")
+
+
+def test_a_bevel_that_splits_the_votes_gives_way_to_a_clearer_reading():
+    """A fresh tuning-side board (10888) of arrows on bevelled tiles, lit pale at the top:
+    read by the ink, half its cells came out a half turn wrong, their votes on "up" split
+    (0.06); read by what turns from cell to cell, the votes are clear and every cell right."""
+    scene = wild_scene(10888, "arrow-tiles")
+    reading = read_board(scene.image, looks=[], corners=scene.corners, size=scene.cells.shape)
+    assert reading.cells.tolist() == scene.cells.tolist()
+
+
 @pytest.mark.parametrize("family", CHAIR_FAMILIES)
 @pytest.mark.parametrize("seed", [10800, 10812])
 def test_a_3d_chair_board_reads_exactly_as_a_direction_board(family, seed):

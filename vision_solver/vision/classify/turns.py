@@ -79,6 +79,25 @@ HOPELESS = 0.5
 #: E) of it are glyph.
 GLYPH_CORE = 0.9
 GLYPH_REACH = 25.0
+#: The glyphs' colour is told apart from a tile's highlight by grouping the
+#: cells' pixels inked GLYPH_INKED of their cell's most or more into
+#: GLYPH_COLOURS colours: the glyphs' is the group in the most cells (in at
+#: least GLYPH_PIXELS of a cell's middle; groups within GLYPH_COMMON of the
+#: most cells tie, and the most inked wins).  A glyph is one colour on every
+#: tile; a highlight takes its tile's colour.
+GLYPH_INKED = 0.5
+GLYPH_COLOURS = 4
+GLYPH_PIXELS = 0.01
+GLYPH_COMMON = 0.05
+#: Glyphs that keep (in all their turns) to a square under GLYPH_WINDOW of
+#: the cell are read cut out of their cells (``_glyph_window``), from the
+#: board rectified closer (``finer``) when under GLYPH_SMALL of it; they keep
+#: to the pixels at GLYPH_SEEN of the cells' mean glyph map's peak, and the
+#: square leaves GLYPH_SLACK of its side for a glyph off its tile's centre.
+GLYPH_WINDOW = 0.8
+GLYPH_SMALL = 0.5
+GLYPH_SEEN = 0.1
+GLYPH_SLACK = 0.1
 #: Rounds of turning the cells into the template's frame and averaging them.
 ROUNDS = 3
 #: A cell's map is enlarged this many times (cubic) before its ink is cut out
@@ -105,6 +124,8 @@ class TurnReading:
     #: How clearly the cells' votes name the turn that is "up" (``_offset``): the winning
     #: direction's share of the votes less the runner-up's (0..1).
     offset_margin: float = 1.0
+    #: What the cells were matched by: "ink", "glyph colour" or "turning ink" (``read_turns``).
+    read_by: str = "ink"
 
     @property
     def varied(self) -> bool:
@@ -228,6 +249,12 @@ def read_turns(
             return None
         if by_glyph_colour:
             every = glyph_maps(board, rows, cols, sample, inked)
+            window = _glyph_window(every)
+            if window is not None and finer is not None and window[2] < GLYPH_SMALL * len(every[0]):
+                # A glyph small in its cell is read closer, then cut out of it.
+                return read_turns(finer(), rows, cols, True, turning=turning, lenient=lenient)
+            if window is not None:
+                every = _zoomed(every, window)
         else:
             if len(sample) < count and not _may_turn(turning_maps(inked), lenient):
                 return None  # the sample, less what its cells share, turns not: nor the board
@@ -254,7 +281,10 @@ def read_turns(
         )
     if reading is CLOSE_CALL and finer is not None:
         return read_turns(finer(), rows, cols, by_glyph_colour, turning=turning, lenient=lenient)
-    return reading if isinstance(reading, TurnReading) else None
+    if not isinstance(reading, TurnReading):
+        return None
+    reading.read_by = "glyph colour" if by_glyph_colour else "turning ink" if turning else "ink"
+    return reading
 
 
 def turning_maps(maps: np.ndarray) -> np.ndarray:
@@ -280,18 +310,91 @@ def glyph_maps(
 ) -> np.ndarray:
     """``(n, size, size)`` float32: how near each pixel is to the glyphs' colour (0..100).
 
-    The glyphs' colour is the board's: the median of the most inked pixels
-    of each cell's middle (GLYPH_CORE) over the ``sample`` of cells (row-major
-    indices) whose ink maps are ``inked``.  A pixel of that colour scores
-    100, one GLYPH_REACH Delta E from it or farther 0.
+    The glyphs' colour is the board's (``_glyph_colour``), found in the
+    ``sample`` of cells (row-major indices) whose ink maps are ``inked``.  A
+    pixel of that colour scores 100, one GLYPH_REACH Delta E from it or
+    farther 0.
     """
     lab = cell_lab(board, rows, cols)
     middle_ink = _middles(inked).reshape(len(inked), -1)
     middle_lab = _middles(lab[sample]).reshape(len(sample), -1, 3)
-    strongest = middle_ink >= GLYPH_CORE * middle_ink.max(axis=1, keepdims=True)
-    glyph = np.median(middle_lab[strongest], axis=0)
+    glyph = _glyph_colour(middle_lab, middle_ink)
     distance = np.sqrt(np.square(lab - glyph).sum(axis=3))
     return (100 * np.clip(1 - distance / GLYPH_REACH, 0, 1)).astype(np.float32)
+
+
+def _glyph_window(maps: np.ndarray) -> tuple[int, int, int] | None:
+    """``(top, left, side)``: the square of the cells the glyphs keep to, or None when
+    they reach over most of the cell (GLYPH_WINDOW of it or more).
+
+    The glyphs in all their turns cover, in the mean of the cells' glyph maps,
+    the pixels at GLYPH_SEEN of its peak or more; the square holds their box
+    in its middle (the template's window, TEMPLATE_INSET each side, less
+    GLYPH_SLACK for a glyph drawn a little off its tile's centre).
+    """
+    mean = maps.mean(axis=0)
+    size = mean.shape[0]
+    ys, xs = np.nonzero(mean >= GLYPH_SEEN * max(float(mean.max()), 1e-6))
+    if len(ys) == 0:
+        return None
+    extent = max(ys.max() - ys.min(), xs.max() - xs.min()) + 1
+    side = int(np.ceil(extent / (1 - 2 * TEMPLATE_INSET - GLYPH_SLACK)))
+    if side >= GLYPH_WINDOW * size:
+        return None
+    top = int(round((ys.min() + ys.max() + 1) / 2 - side / 2))
+    left = int(round((xs.min() + xs.max() + 1) / 2 - side / 2))
+    return top, left, side
+
+
+def _zoomed(maps: np.ndarray, window: tuple[int, int, int]) -> np.ndarray:
+    """The maps cut to ``window`` (``_glyph_window``; zero beyond the cell) and scaled
+    back to their own size."""
+    top, left, side = window
+    count, size, _ = maps.shape
+    pad = side
+    padded = np.pad(maps, ((0, 0), (pad, pad), (pad, pad)))
+    cut = padded[:, top + pad : top + pad + side, left + pad : left + pad + side]
+    return np.stack(
+        [cv2.resize(m, (size, size), interpolation=cv2.INTER_LINEAR) for m in cut]
+    ).astype(np.float32)
+
+
+def _glyph_colour(middle_lab: np.ndarray, middle_ink: np.ndarray) -> np.ndarray:
+    """``(3,)``: the colour the glyphs share, from the cells' middles (``(n, pixels, 3)``
+    L*a*b* and ``(n, pixels)`` ink).
+
+    A glyph is drawn in one colour on every tile, where a tile's highlight or
+    shading follows the tile's own colour.  So the cells' inked pixels
+    (GLYPH_INKED of each cell's most or more) are grouped by colour
+    (GLYPH_COLOURS groups), and the glyphs' group is the one found in the most
+    cells (GLYPH_PIXELS of a cell's middle or more), of those nearly as common
+    (within GLYPH_COMMON) the one farthest from the cells' own colours (the
+    most inked); its median is the colour.  Too few inked pixels to group: the
+    median of each cell's most inked ones (GLYPH_CORE).
+    """
+    strongest = middle_ink >= GLYPH_CORE * middle_ink.max(axis=1, keepdims=True)
+    inked = middle_ink >= GLYPH_INKED * middle_ink.max(axis=1, keepdims=True)
+    pixels = middle_lab[inked].astype(np.float32)
+    if len(pixels) < 4 * GLYPH_COLOURS:
+        return np.median(middle_lab[strongest], axis=0)
+    owner = np.repeat(np.arange(len(middle_lab)), inked.sum(axis=1))
+    ink = middle_ink[inked]
+    cv2.setRNGSeed(0)  # the grouping, and so the reading, the same every run
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
+    _, labels, _ = cv2.kmeans(pixels, GLYPH_COLOURS, None, criteria, 2, cv2.KMEANS_PP_CENTERS)
+    labels = labels.ravel()
+    least = max(2, int(GLYPH_PIXELS * middle_lab.shape[1]))
+    groups = range(GLYPH_COLOURS)
+    cover = np.array(
+        [
+            np.mean(np.bincount(owner[labels == g], minlength=len(middle_lab)) >= least)
+            for g in groups
+        ]
+    )
+    mean_ink = np.array([ink[labels == g].mean() if np.any(labels == g) else 0.0 for g in groups])
+    common = cover >= cover.max() - GLYPH_COMMON
+    glyph = int(np.argmax(np.where(common, mean_ink, -1.0)))
+    return np.median(pixels[labels == glyph], axis=0)
 
 
 def _blank(maps: np.ndarray, ink: np.ndarray | None = None) -> bool:
