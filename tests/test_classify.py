@@ -521,3 +521,15 @@ def test_arrows_that_point_clearly_on_a_photographed_monitor_are_not_objects():
     reading = read_board(scene.image, looks=[])
     assert reading.puzzle == "arrows"
     assert reading.cells.tolist() == scene.cells.tolist()
+
+
+def test_thin_chevrons_are_ink_though_they_cover_little_of_their_cells():
+    """A tuning photo of a monitor showing thin chevrons, each with a dot in a corner: the
+    cells' mean ink (under 3 Delta E) called them blank, and the board was read as lamps.
+    A stroke inked 15 Delta E or more is ink however little of the cell it covers."""
+    from synth.photo import photo_scene
+
+    scene = photo_scene(176, "monitor")
+    reading = read_board(scene.image, looks=[], corners=scene.corners, size=scene.cells.shape)
+    assert reading.puzzle == "arrows"
+    assert reading.cells.tolist() == scene.cells.tolist()

@@ -61,8 +61,12 @@ LEAST_MARGIN = 0.01
 #: bevelled tiles of several colours match at 0.64-0.98, the tenth percentile
 #: of a board's cells, on the tuning looks).
 FAIR_MATCH = 0.6
-#: A cell with less ink than this (mean Delta E over its middle) is blank.
+#: A cell with less ink than this (mean Delta E over its middle) is blank, unless a
+#: stroke in it inks INK_STROKE or more (a thin glyph covers little of its cell).  Measured
+#: at 32 pixels a cell (98th percentile of a cell's middle, median cell): thin chevrons on
+#: a photographed monitor 18; blank tiles of the tuning looks and photos 0 to 12.6.
 BLANK = 3.0
+INK_STROKE = 15.0
 #: Whether a board is one object in four turns is decided on this many of its
 #: cells, spread over it, before the rest are read.
 SAMPLE = 24
@@ -398,12 +402,18 @@ def _glyph_colour(middle_lab: np.ndarray, middle_ink: np.ndarray) -> np.ndarray:
 
 
 def _blank(maps: np.ndarray, ink: np.ndarray | None = None) -> bool:
-    """Too many maps carry no ink in their middle (tiles without a glyph).
+    """Too many maps carry no ink in their middle (tiles without a glyph): neither
+    BLANK on average nor a stroke of INK_STROKE (their 98th percentile).
 
     ``ink``: the maps' mean ink over their middles, when already known.
     """
-    ink = _middles(maps).mean(axis=(1, 2)) if ink is None else ink
-    return bool(np.mean(ink >= BLANK) < TURNED_CELLS)
+    middles = _middles(maps)
+    ink = middles.mean(axis=(1, 2)) if ink is None else ink
+    inked = ink >= BLANK
+    if np.mean(inked) >= TURNED_CELLS:
+        return False
+    strokes = np.percentile(middles.reshape(len(maps), -1), 98, axis=1) >= INK_STROKE
+    return bool(np.mean(inked | strokes) < TURNED_CELLS)
 
 
 #: What ``_read_maps`` says of a board whose sample may be one object in
