@@ -8,7 +8,15 @@ import pytest
 from scenes import assert_read_exactly, generic_scene, pitch
 from synth import random_scene, render_board
 
-from vision_solver.vision.grid import Grid, align_cells, find_grid, gaps_shift, parse_size
+from vision_solver.vision.geometry import board_at
+from vision_solver.vision.grid import (
+    Grid,
+    align_cells,
+    find_grid,
+    gaps_shift,
+    joined_halves,
+    parse_size,
+)
 from vision_solver.vision.locate import locate_board
 from vision_solver.vision.pipeline import place_grid, read_board
 
@@ -116,3 +124,57 @@ def test_tiles_all_of_one_colour_are_not_moved_by_their_gaps():
     location = locate_board(scene.image)
     grid = Grid(location.rows, location.cols, location.homography, location.corners)
     assert gaps_shift(scene.image, grid).tolist() == [0.0, 0.0]
+
+
+def _tiles(lit_top: bool, seed: int = 0) -> np.ndarray:
+    """A 5x4 board of 40-pixel tiles of random colours on a dark page, each lit over its top
+    half when ``lit_top``."""
+    rng = np.random.default_rng(seed)
+    image = np.full((300, 260, 3), 30, np.uint8)
+    for row in range(5):
+        for col in range(4):
+            colour = rng.integers(60, 200, 3)
+            y, x = 40 + row * 44, 40 + col * 44
+            image[y : y + 40, x : x + 40] = colour
+            if lit_top:
+                image[y : y + 18, x : x + 40] = np.minimum(colour + 50, 255)
+    return image
+
+
+def _split_grid() -> Grid:
+    """The 5x4 board of ``_tiles`` taken for 10 rows of half tiles."""
+    corners = np.array([[38.0, 38.0], [214.0, 38.0], [214.0, 258.0], [38.0, 258.0]])
+    located = board_at(corners, 10, 4)
+    return Grid(10, 4, located.homography, located.corners)
+
+
+def test_tiles_lit_over_their_top_half_taken_for_two_cells_each_are_joined():
+    assert joined_halves(_tiles(lit_top=True), _split_grid()) == (5, 4)
+
+
+def test_cells_half_as_tall_as_wide_that_are_not_shaded_alike_in_pairs_stay():
+    """Flat tiles of random colours cut in halves show no shading shared by every pair: a
+    board of cells half as tall as wide is no board of half tiles."""
+    for seed in range(5):
+        image = _tiles(lit_top=False, seed=seed)
+        rows = np.arange(10) // 2
+        # each half its own colour: rows of a real board of cells twice as wide as tall
+        rng = np.random.default_rng(seed)
+        for row in range(10):
+            for col in range(4):
+                y, x = 40 + rows[row] * 44 + (row % 2) * 20, 40 + col * 44
+                image[y : y + 20, x : x + 40] = rng.integers(60, 200, 3)
+        assert joined_halves(image, _split_grid()) is None
+
+
+def test_a_board_of_tiles_lit_over_their_top_half_is_counted_by_its_tiles():
+    """Fresh tuning-side boards (10836 lights, 10896 arrows) of tiles whose top halves are
+    lit paler: the lattice was found on the edge across each tile's middle, and the boards
+    read with twice their rows (14x5 for 7x5, 12x7 for 6x7)."""
+    from synth.wild import wild_scene
+
+    for seed, family in ((10836, "lights-tiles"), (10896, "arrow-tiles")):
+        scene = wild_scene(seed, family)
+        reading = read_board(scene.image, looks=[])
+        assert (reading.rows, reading.cols) == scene.cells.shape, seed
+        assert reading.cells.tolist() == scene.cells.tolist(), seed

@@ -25,6 +25,16 @@ from .geometry import BoardLocation, apply_homography, cell_size, outline
 #: made-up chairs under a tilted camera (10 to 40 degrees) 0.057 and more; screenshots of
 #: arrow boards as located 0.014 at most.
 OBLIQUE = 0.03
+#: Half tiles (``joined_halves``): cells this tall for their width (the least, the most),
+#: pairs of them shaded alike in this share of the pairs, by SHADE (Delta E L*) or more,
+#: seen at JOIN_PX pixels a cell.  Measured: fresh tuning boards of tiles lit over their
+#: top half, found as half tiles, 0.5 tall and 1.00 of their pairs alike; the tuning looks
+#: (seeds 0 to 400, seven flat families, as located) have no lattice of cells 0.35 to 0.7
+#: as tall as wide but one in a scene (its pairs 0.33 alike).
+HALF_CELLS = (0.35, 0.7)
+SHADED_ALIKE = 0.9
+SHADE = 3.0
+JOIN_PX = 16
 
 
 @dataclass
@@ -301,9 +311,45 @@ def find_grid(
     return grid
 
 
+def joined_halves(image: np.ndarray, grid: Grid) -> tuple[int, int] | None:
+    """The board's size when its lattice cut every tile in two, or None.
+
+    A tile lit from one side (a highlight over its top half) shows an edge
+    across its middle, and a lattice found by edges may take each half for a
+    cell: then the cells are about half as tall as wide (HALF_CELLS), their
+    count that way is even, and along it every pair of cells (from the
+    board's edge) is shaded alike, the first lighter than the second or the
+    second than the first in nearly every pair (SHADED_ALIKE, by SHADE Delta
+    E or more), as no board's cells are.  The size has those pairs joined.
+    """
+    px, inset = JOIN_PX, JOIN_PX // 4
+    lightness = lab_on_scale(grid.rectify(image, px))[..., 0]
+    cells = lightness.reshape(grid.rows, px, grid.cols, px)[:, inset:-inset, :, inset:-inset]
+    lightness = np.median(cells.transpose(0, 2, 1, 3).reshape(grid.rows, grid.cols, -1), axis=2)
+    top, right, bottom, left = _sides(grid)
+    cell_height = (left + right) / 2 / grid.rows
+    cell_width = (top + bottom) / 2 / grid.cols
+    for axis, count in ((0, grid.rows), (1, grid.cols)):
+        aspect = cell_height / cell_width if axis == 0 else cell_width / cell_height
+        if count % 2 or count < 4 or not HALF_CELLS[0] <= aspect <= HALF_CELLS[1]:
+            continue
+        along = lightness if axis == 0 else lightness.T
+        shade = along[0::2] - along[1::2]
+        if max(np.mean(shade >= SHADE), np.mean(shade <= -SHADE)) >= SHADED_ALIKE:
+            return (count // 2, grid.cols) if axis == 0 else (grid.rows, count // 2)
+    return None
+
+
+def _sides(grid: Grid) -> tuple[float, float, float, float]:
+    """The lengths (image pixels) of the board's top, right, bottom and left edges."""
+    corners = grid.corners
+    top, right, bottom, left = (
+        float(np.linalg.norm(corners[(i + 1) % 4] - corners[i])) for i in range(4)
+    )
+    return top, right, bottom, left
+
+
 def seen_obliquely(grid: Grid) -> bool:
     """The board is seen by a tilted camera: opposite edges differ in length (OBLIQUE)."""
-    top, right, bottom, left = (
-        float(np.linalg.norm(grid.corners[(i + 1) % 4] - grid.corners[i])) for i in range(4)
-    )
+    top, right, bottom, left = _sides(grid)
     return max(abs(np.log(top / bottom)), abs(np.log(left / right))) >= OBLIQUE
