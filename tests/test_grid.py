@@ -178,3 +178,18 @@ def test_a_board_of_tiles_lit_over_their_top_half_is_counted_by_its_tiles():
         reading = read_board(scene.image, looks=[])
         assert (reading.rows, reading.cols) == scene.cells.shape, seed
         assert reading.cells.tolist() == scene.cells.tolist(), seed
+
+
+def test_a_point_on_the_horizon_maps_to_infinity_without_a_warning():
+    """A lattice grown far past a board seen at a slant reaches the plane's horizon; the
+    point maps to inf (its callers drop it) and nothing is printed to the user."""
+    import warnings
+
+    from vision_solver.vision.geometry import apply_homography
+
+    homography = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.01, 1.0]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        mapped = apply_homography(homography, np.array([[5.0, -100.0], [5.0, 10.0]]))
+    assert not np.isfinite(mapped[0]).all()
+    assert np.allclose(mapped[1], [5.0 / 1.1, 10.0 / 1.1])

@@ -39,11 +39,18 @@ class BoardLocation:
 
 
 def apply_homography(homography: np.ndarray, uv: np.ndarray) -> np.ndarray:
-    """Points ``(..., 2)`` mapped by a 3 x 3 homography, in the same shape."""
+    """Points ``(..., 2)`` mapped by a 3 x 3 homography, in the same shape.
+
+    A point on the plane's horizon (or past it) maps to inf or NaN, silently:
+    a lattice grown far past a board seen at a slant reaches there, and its
+    callers drop such points.
+    """
     uv = np.asarray(uv, dtype=np.float64)
     flat = uv.reshape(-1, 2)
     pts = np.column_stack([flat, np.ones(len(flat))]) @ homography.T
-    return (pts[:, :2] / pts[:, 2:3]).reshape(uv.shape if uv.ndim > 1 else (-1, 2))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        mapped = pts[:, :2] / pts[:, 2:3]
+    return mapped.reshape(uv.shape if uv.ndim > 1 else (-1, 2))
 
 
 def outline(rows: int, cols: int) -> np.ndarray:
