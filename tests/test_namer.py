@@ -136,9 +136,8 @@ def test_a_lattice_without_objects_is_not_peeled_into_a_board():
     assert peeled_block(objects, np.full((6, 6), 30.0)) is None
 
 
-def test_the_training_boards_are_labelled_by_direction_or_as_no_object():
-    """tools/train_object_namer.py cuts its boards as the namer does (torch is needed only to
-    train): a chair board's cells by their directions, a flat board's as no object."""
+def _trainer():
+    """tools/train_object_namer.py as a module (torch is needed only to train)."""
     import importlib.util
 
     path = Path(__file__).resolve().parents[1] / "tools" / "train_object_namer.py"
@@ -146,6 +145,13 @@ def test_the_training_boards_are_labelled_by_direction_or_as_no_object():
     assert spec is not None and spec.loader is not None
     trainer = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(trainer)
+    return trainer
+
+
+def test_the_training_boards_are_labelled_by_direction_or_as_no_object():
+    """tools/train_object_namer.py cuts its boards as the namer does (torch is needed only to
+    train): a chair board's cells by their directions, a flat board's as no object."""
+    trainer = _trainer()
     windows, labels = trainer.board_cells((UNTRAINED[0], "chairs-3d"))
     scene = wild_scene(UNTRAINED[0], "chairs-3d")
     assert windows.shape == (scene.cells.size, 3, 32, 32)
@@ -153,6 +159,29 @@ def test_the_training_boards_are_labelled_by_direction_or_as_no_object():
     windows, labels = trainer.board_cells((UNTRAINED[0], "lights-tiles"))
     assert 0 < len(labels) <= trainer.FLAT_CELLS
     assert set(labels.tolist()) == {NO_OBJECT}
+
+
+@pytest.mark.parametrize(
+    ("seed", "shows"), [(0, "chairs-3d"), (4, "lights-tiles"), (104, "chairs")]
+)
+def test_a_photographed_monitor_is_labelled_by_what_its_screen_shows(seed, shows):
+    """A photo of a monitor showing made-up chairs is labelled by their directions (it was
+    labelled no object, and the network learned to call photographed chairs nothing); one
+    showing a flat look, no object; one showing the renderer's own chairs, a look kept
+    unseen, is left out."""
+    from synth.photo import photo_scene
+
+    trainer = _trainer()
+    scene = photo_scene(seed, "monitor")
+    assert scene.shows.split("#")[0] == shows
+    windows, labels = trainer.board_cells((seed, "photo:monitor"))
+    if shows == "chairs-3d":
+        assert labels.tolist() == scene.cells.ravel().tolist()
+    elif shows == "chairs":
+        assert len(labels) == len(windows) == 0
+    else:
+        assert 0 < len(labels) <= trainer.FLAT_CELLS
+        assert set(labels.tolist()) == {NO_OBJECT}
 
 
 def test_a_new_image_of_the_same_board_is_read_again_not_remembered():

@@ -46,6 +46,7 @@ class PhotoScene(Rendered):
     homography: np.ndarray | None = None  # board (col, row) coordinates -> photo pixels
     kind: str = ""
     competitor: str = ""  # "display", "keyboard", "floor" or "" (none)
+    shows: str = ""  # the look of the screenshot a monitor shows ("chairs-3d#12"); "" for a toy
 
 
 def is_tuning(seed: int) -> bool:
@@ -65,11 +66,13 @@ def photo_scene(seed: int, kind: str) -> PhotoScene:
         size = (size[1], size[0])
     base = kind
     competitor = ""
+    shows = ""
     if kind == "competing":
         competitor = str(rng.choice(["display", "keyboard", "floor"]))
         base = "monitor" if competitor == "keyboard" else "toy"
     if base == "monitor":
         screen = _screen(seed, rng)
+        shows = screen.look
         shot = _photograph_monitor(screen, size, rng, keyboard=competitor == "keyboard")
     else:
         shot = _photograph_toy(
@@ -84,6 +87,7 @@ def photo_scene(seed: int, kind: str) -> PhotoScene:
         homography=shot.homography,
         kind=kind,
         competitor=competitor,
+        shows=shows,
     )
 
 
