@@ -322,17 +322,25 @@ def joined_halves(image: np.ndarray, grid: Grid) -> tuple[int, int] | None:
     second than the first in nearly every pair (SHADED_ALIKE, by SHADE Delta
     E or more), as no board's cells are.  The size has those pairs joined.
     """
+    top, right, bottom, left = _sides(grid)
+    cell_height = (left + right) / 2 / grid.rows
+    cell_width = (top + bottom) / 2 / grid.cols
+    halved = [
+        axis
+        for axis, count, aspect in (
+            (0, grid.rows, cell_height / cell_width),
+            (1, grid.cols, cell_width / cell_height),
+        )
+        if count % 2 == 0 and count >= 4 and HALF_CELLS[0] <= aspect <= HALF_CELLS[1]
+    ]
+    if not halved:
+        return None  # (most boards: their cells are near square)
     px, inset = JOIN_PX, JOIN_PX // 4
     lightness = lab_on_scale(grid.rectify(image, px))[..., 0]
     cells = lightness.reshape(grid.rows, px, grid.cols, px)[:, inset:-inset, :, inset:-inset]
     lightness = np.median(cells.transpose(0, 2, 1, 3).reshape(grid.rows, grid.cols, -1), axis=2)
-    top, right, bottom, left = _sides(grid)
-    cell_height = (left + right) / 2 / grid.rows
-    cell_width = (top + bottom) / 2 / grid.cols
-    for axis, count in ((0, grid.rows), (1, grid.cols)):
-        aspect = cell_height / cell_width if axis == 0 else cell_width / cell_height
-        if count % 2 or count < 4 or not HALF_CELLS[0] <= aspect <= HALF_CELLS[1]:
-            continue
+    for axis in halved:
+        count = grid.rows if axis == 0 else grid.cols
         along = lightness if axis == 0 else lightness.T
         shade = along[0::2] - along[1::2]
         if max(np.mean(shade >= SHADE), np.mean(shade <= -SHADE)) >= SHADED_ALIKE:
