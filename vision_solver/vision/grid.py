@@ -285,10 +285,13 @@ def align_cells(image: np.ndarray, grid: Grid, cell_px: int = 32, rounds: int = 
 def find_grid(
     image: np.ndarray, location: BoardLocation, size: tuple[int, int] | None = None
 ) -> Grid:
-    """The cell grid of a located board; ``size`` (rows, cols) overrides the count."""
+    """The cell grid of a located board; ``size`` (rows, cols) overrides the count (without
+    it, tiles lit over one half that the lattice took for two cells each are counted once:
+    ``joined_halves``)."""
+    grid = Grid(location.rows, location.cols, location.homography, location.corners)
     if size is None:
-        grid = Grid(location.rows, location.cols, location.homography, location.corners)
-    else:
+        size = joined_halves(image, grid)
+    if size is not None:
         rows, cols = size
         # Keep the located outline and divide it evenly into the requested cells.
         to_old = np.diag([location.cols / cols, location.rows / rows, 1.0])

@@ -22,7 +22,7 @@ from ..solve import Solution, likeliest_misreads, solve, unsolvable_dict
 from .classify import LIT, CellReading, Lit, LitBy, learn_from_board, read_cells
 from .classify.namer import block_of_objects
 from .geometry import parse_corners
-from .grid import Grid, find_grid, joined_halves, parse_size, seen_obliquely
+from .grid import Grid, find_grid, parse_size, seen_obliquely
 from .imageio import read_image
 from .locate import Trace, board_at, locate_board
 from .looks import Look, load_looks
@@ -114,12 +114,7 @@ def place_grid(
         location = locate_board(image, trace)
         if not location:
             raise BoardNotFound(location.reason)
-    count = size
-    if size is None:
-        # Tiles lit over one half, each taken for two cells, are counted once.
-        located = Grid(location.rows, location.cols, location.homography, location.corners)
-        count = joined_halves(image, located)
-    grid = find_grid(image, location, count)
+    grid = find_grid(image, location, size)
     if size is None and seen_obliquely(grid):
         # A lattice that took in the tiles round a board of raised objects (its border) is
         # the board less those lines.
