@@ -252,7 +252,8 @@ def read_turns(
         if _blank(inked):
             return None
         if by_glyph_colour:
-            sample_maps = glyph_maps(board, rows, cols, sample, inked, sample)
+            glyph = glyph_colour(board, rows, cols, sample, inked)
+            sample_maps = glyph_maps(board, rows, cols, glyph, sample)
             window = _glyph_window(sample_maps)
             if window is not None and finer is not None and window[2] < GLYPH_SMALL * len(inked[0]):
                 # A glyph small in its cell is read closer, then cut out of it.
@@ -263,7 +264,7 @@ def read_turns(
 
             if len(sample) < count and not _may_turn(cut(sample_maps), lenient):
                 return None  # the sample's glyphs turn not: nor the board's
-            every = cut(glyph_maps(board, rows, cols, sample, inked))
+            every = cut(glyph_maps(board, rows, cols, glyph))
         else:
             if len(sample) < count and not _may_turn(turning_maps(inked), lenient):
                 return None  # the sample, less what its cells share, turns not: nor the board
@@ -273,7 +274,8 @@ def read_turns(
             # Turns matched by the ink less what every cell shows alike are voted on by the
             # ink and the glyph colour (``_offset``): the dark notches that taking the
             # shared part away leaves beside a glyph may read as an arrow's.
-            return [inked, glyph_maps(board, rows, cols, sample, inked, sample)]
+            glyph = glyph_colour(board, rows, cols, sample, inked)
+            return [inked, glyph_maps(board, rows, cols, glyph, sample)]
 
         reading = _read_maps(
             lambda cells: every if cells is None else every[cells],
@@ -314,28 +316,23 @@ def turning_maps(maps: np.ndarray) -> np.ndarray:
     return turning.astype(np.float32)
 
 
+def glyph_colour(
+    board: np.ndarray, rows: int, cols: int, sample: np.ndarray, inked: np.ndarray
+) -> np.ndarray:
+    """``(3,)``: the glyphs' colour (L*a*b*), the board's: found (``_glyph_colour``) in the
+    ``sample`` of cells (row-major indices) whose ink maps are ``inked``."""
+    middle_ink = _middles(inked).reshape(len(inked), -1)
+    middle_lab = _middles(cell_lab(board, rows, cols, sample)).reshape(len(sample), -1, 3)
+    return _glyph_colour(middle_lab, middle_ink)
+
+
 def glyph_maps(
-    board: np.ndarray,
-    rows: int,
-    cols: int,
-    sample: np.ndarray,
-    inked: np.ndarray,
-    cells: np.ndarray | None = None,
+    board: np.ndarray, rows: int, cols: int, glyph: np.ndarray, cells: np.ndarray | None = None
 ) -> np.ndarray:
     """``(n, size, size)`` float32: how near each pixel of ``cells`` (row-major indices, every
-    cell by default) is to the glyphs' colour (0..100).
-
-    The glyphs' colour is the board's (``_glyph_colour``), found in the
-    ``sample`` of cells whose ink maps are ``inked``.  A pixel of that colour
-    scores 100, one GLYPH_REACH Delta E from it or farther 0.
-    """
-    sample_lab = cell_lab(board, rows, cols, sample)
-    middle_ink = _middles(inked).reshape(len(inked), -1)
-    middle_lab = _middles(sample_lab).reshape(len(sample), -1, 3)
-    glyph = _glyph_colour(middle_lab, middle_ink)
-    same = cells is not None and np.array_equal(cells, sample)
-    lab = sample_lab if same else cell_lab(board, rows, cols, cells)
-    distance = np.sqrt(np.square(lab - glyph).sum(axis=3))
+    cell by default) is to the glyphs' colour ``glyph`` (``glyph_colour``), 0..100: a pixel
+    of that colour scores 100, one GLYPH_REACH Delta E from it or farther 0."""
+    distance = np.sqrt(np.square(cell_lab(board, rows, cols, cells) - glyph).sum(axis=3))
     return (100 * np.clip(1 - distance / GLYPH_REACH, 0, 1)).astype(np.float32)
 
 
