@@ -154,11 +154,32 @@ def test_the_training_boards_are_labelled_by_direction_or_as_no_object():
     trainer = _trainer()
     windows, labels = trainer.board_cells((UNTRAINED[0], "chairs-3d"))
     scene = wild_scene(UNTRAINED[0], "chairs-3d")
-    assert windows.shape == (scene.cells.size, 3, 32, 32)
-    assert labels.tolist() == scene.cells.ravel().tolist()
+    # The board's cells first, then (when cut with its ring) some of the ring's, as no object.
+    assert windows.shape[1:] == (3, 32, 32) and len(windows) == len(labels)
+    assert labels[: scene.cells.size].tolist() == scene.cells.ravel().tolist()
+    assert set(labels[scene.cells.size :].tolist()) <= {NO_OBJECT}
     windows, labels = trainer.board_cells((UNTRAINED[0], "lights-tiles"))
     assert 0 < len(labels) <= trainer.FLAT_CELLS
     assert set(labels.tolist()) == {NO_OBJECT}
+
+
+def test_the_ring_round_a_board_of_objects_is_labelled_no_object():
+    """A board cut with the ring of cells round it, as a lattice found a line too wide is:
+    its cells keep their directions, the ring's (in the border's tiles) are no object, and
+    their windows are the ring's, not copies of the board's."""
+    trainer = _trainer()
+    scene = wild_scene(UNTRAINED[0], "chairs-3d")
+    rng = np.random.default_rng(0)
+    windows, labels = trainer.ringed_cells(scene.image, _true_grid(scene), scene.cells, rng)
+    cells = scene.cells.size
+    assert labels[:cells].tolist() == scene.cells.ravel().tolist()
+    assert labels[cells:].tolist() == [NO_OBJECT] * trainer.RING_CELLS
+    flat = windows.astype(np.float32).reshape(len(windows), -1)
+    apart = np.abs(flat[cells:, None] - flat[None, :cells]).mean(axis=2)
+    assert apart.min() > 0.05
+    # A ring that leaves the image is not cut.
+    cropped = scene.image[:200, :200]
+    assert trainer.ringed_cells(cropped, _true_grid(scene), scene.cells, rng) is None
 
 
 @pytest.mark.parametrize(
