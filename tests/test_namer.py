@@ -89,6 +89,17 @@ def test_an_unsure_cell_takes_the_direction_of_the_cells_most_like_it():
     assert confidence[5] == pytest.approx(0.45)  # still flagged as doubtful
 
 
+def test_objects_hardly_apart_from_their_floor_are_not_read_as_lights():
+    """Grey chairs on grey tiles: no reader but the namer sees objects, and it is unsure of
+    their turns (its odds of the likeliest 0.75 on average), yet sure that every cell holds
+    one.  The board is read as directions (it was read as lights, all off: "0 clicks")."""
+    scene = wild_scene(11088, "chairs-3d")  # a tuning seed past those trained on
+    reading = read_board(scene.image, looks=[])
+    assert reading.puzzle == "arrows"
+    assert reading.cells.shape == scene.cells.shape
+    assert (reading.cells == scene.cells).mean() >= 0.8
+
+
 def test_odds_of_another_shape_are_refused_with_their_shape():
     with pytest.raises(ValueError, match=r"\(3, 5\)"):
         name_cells(np.full((3, 5), 0.2))
