@@ -16,6 +16,7 @@ from vision_solver.vision.classify.namer import (
     NO_OBJECT,
     block_of_objects,
     direction_odds,
+    grown_sides,
     name_cells,
     peeled_block,
 )
@@ -139,6 +140,45 @@ def test_edge_cells_seen_less_surely_on_the_board_s_own_floor_are_kept():
     objects[:, -1] = 0.55  # the network is less sure of the edge column ...
     apart = np.full((5, 6), 6.0)  # ... but it stands on the board's own floor
     assert peeled_block(objects, apart) is None
+
+
+def _board_in_a_border(rows: int, cols: int) -> tuple[np.ndarray, np.ndarray]:
+    """A board's objects odds with one line round it and its floors' distance from the
+    board's with two lines round it: objects on the board's floor in a border of tiles."""
+    objects = np.full((rows + 2, cols + 2), 0.3)
+    objects[1:-1, 1:-1] = 0.98
+    apart = np.full((rows + 4, cols + 4), 25.0)
+    apart[2:-2, 2:-2] = 3.0
+    return objects, apart
+
+
+def test_a_line_of_objects_on_the_board_s_floor_in_a_border_is_taken_in():
+    objects, apart = _board_in_a_border(5, 4)
+    objects[-1, 1:-1] = 0.97  # the lattice lost the near row: objects ...
+    apart[-2, 2:-2] = 2.5  # ... on the board's floor, the border beyond
+    assert grown_sides(objects, apart) == (0, 1, 0, 0)
+    objects[0, 1:-1] = 0.9  # the border's tiles, which the namer is less sure of ...
+    assert grown_sides(objects, apart) == (0, 1, 0, 0)  # ... stay out: another floor
+
+
+def test_objects_on_grass_with_nothing_round_them_are_not_grown():
+    objects, apart = _board_in_a_border(5, 4)
+    objects[-1, 1:-1] = 0.97  # a line the namer sees objects in (benches' shadows) ...
+    apart[:] = 4.0  # ... on grass all round: nothing bounds the board
+    assert grown_sides(objects, apart) == (0, 0, 0, 0)
+
+
+def test_floors_of_another_shape_are_refused_with_their_shape():
+    with pytest.raises(ValueError, match=r"\(7, 6\)"):
+        grown_sides(np.full((7, 6), 0.9), np.full((7, 6), 3.0))
+
+
+def test_a_far_row_the_lattice_lost_is_taken_back_into_a_board_of_chairs():
+    scene = wild_scene(10940, "chairs-3d")  # a tuning seed past those trained on
+    grid = place_grid(scene.image)
+    assert (grid.rows, grid.cols) == scene.cells.shape
+    diagonal = np.linalg.norm(scene.corners[2] - scene.corners[0])
+    assert np.abs(grid.corners - scene.corners).max() < 0.03 * diagonal
 
 
 def test_a_lattice_without_objects_is_not_peeled_into_a_board():

@@ -90,6 +90,13 @@ class Grid:
         corners = apply_homography(homography, outline(r1 - r0, c1 - c0))
         return Grid(r1 - r0, c1 - c0, homography, corners, self.tile)
 
+    def widened(self, lines: int) -> Grid:
+        """The grid with ``lines`` more rows and columns on every side (the same homography,
+        moved), as far as they reach: beyond the board, or past the image."""
+        rows, cols = self.rows + 2 * lines, self.cols + 2 * lines
+        wider = Grid(rows, cols, self.homography, self.corners, self.tile)
+        return wider.moved(np.array([-float(lines), -float(lines)]))
+
     def pitch(self) -> float:
         """Typical cell size in image pixels."""
         return cell_size(self.corners, self.rows, self.cols)
