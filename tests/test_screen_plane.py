@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import cv2
 import numpy as np
 import pytest
@@ -106,6 +108,44 @@ def test_the_target_plane_is_the_largest_not_lying_aside_else_the_largest() -> N
     toy_aside = np.array([[1300.0, 200.0], [1900.0, 200.0], [1900.0, 800.0], [1300.0, 800.0]])
     assert np.array_equal(_target_plane([toy_aside], shape), toy_aside)
     assert _target_plane([], shape) is None
+
+
+def _placed(corners: list[list[float]], rows: int, cols: int, confidence: float, framed: bool):
+    from vision_solver.vision.geometry import board_at
+
+    placed = board_at(np.array(corners), rows, cols)
+    return dataclasses.replace(placed, confidence=confidence, framed=framed)
+
+
+def test_a_lattice_running_past_the_picture_is_no_board_found_whole_around_the_plane_s():
+    """A lattice that a texture (grass round a board of chairs) makes up over the whole
+    picture counts every cell "found", but runs half a cell past its edges: the board on the
+    plane is kept.  The same lattice within the picture would be a larger board found whole
+    around the plane's (a toy on a mat), and kept instead."""
+    from vision_solver.vision.locate import _plane_rather
+
+    shape = (1080, 1920)
+    quad = np.array([[511.0, 244.0], [784.0, 217.0], [946.0, 751.0], [544.0, 829.0]])
+    on_plane = _placed([[583, 292], [761, 276], [868, 696], [613, 726]], 7, 3, 0.9, False)
+    past_edges = [[76, 31], [2003, -67], [1935, 1062], [-91, 1151]]
+    grass = _placed(past_edges, 5, 10, 1.0, False)
+    assert _plane_rather(on_plane, grass, quad, shape)
+    within = _placed([[300, 120], [1500, 120], [1500, 1000], [300, 1000]], 5, 10, 1.0, False)
+    assert not _plane_rather(on_plane, within, quad, shape)
+
+
+def test_a_board_found_whole_on_the_plane_beats_an_outline_placed_by_a_frame():
+    """On the plane, a board every cell of which was found is kept over an outline the plane's
+    search placed by a frame (whose cells it did not find); one found less surely is not."""
+    from vision_solver.vision.locate import _plane_rather
+
+    shape = (768, 1366)
+    quad = np.array([[119.0, 245.0], [687.0, 128.0], [852.0, 474.0], [160.0, 652.0]])
+    framed = _placed([[198, 304], [563, 195], [635, 371], [258, 569]], 3, 7, 0.81, True)
+    whole = _placed([[172, 270], [665, 168], [795, 428], [215, 567]], 3, 5, 1.0, False)
+    assert not _plane_rather(framed, whole, quad, shape)
+    partial = dataclasses.replace(whole, confidence=0.7)
+    assert _plane_rather(framed, partial, quad, shape)
 
 
 def test_a_screenshot_looks_rendered_and_a_photo_does_not() -> None:

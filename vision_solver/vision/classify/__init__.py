@@ -193,8 +193,11 @@ def read_cells(
         ):
             return learned() or CellReading(PuzzleKind.arrows, *benches(), "generic")
         if grass() or holds_objects(stack):
-            # Objects standing on a floor, read as a whole: grouped by look, the groups named.
-            if (named := learned()) is not None:
+            # Objects standing on a floor: named by the namer where it sees one in every
+            # cell, though unsure of some turns (their look-alikes' votes back those), else
+            # read as a whole, grouped by look and the groups named.  (Fresh tuning chairs
+            # the namer saw objects in read mirrored by their geometry alone.)
+            if (named := learned() or _named_by_network(stack, surely_named=False)) is not None:
                 return named
             objects = as_whole()
             if objects is not None:

@@ -113,6 +113,11 @@ PAGE_SQUARE_SIZE = (0.6, 1.05)
 #: centre to within this share of a cell (``_gaps_between``).
 HALF_STEP_OFF = 0.2
 
+#: A board found whole in the photo as it stands reaches no further past the picture's
+#: edge than this (cells): a lattice that does was made up by a texture (grass under a
+#: board of chairs, 0.48 cells past it), however many of its cells were "found".
+WHOLE_PAST_EDGE = 0.25
+
 
 @dataclass
 class NotFound:
@@ -330,12 +335,23 @@ def _search_board(image: np.ndarray, trace: Trace) -> BoardLocation | NotFound:
         begun = _locate_stages(image, trace)
         if on_plane is not None and quad is not None:
             first_look = next(begun)
-            if first_look and not _more_lines_on_plane(first_look, on_plane, quad):
-                return on_plane  # the picture as it stands shows no more of the board
+            whole_look = first_look and first_look.confidence >= 1.0 and not first_look.framed
+            if (
+                first_look
+                and not _more_lines_on_plane(first_look, on_plane, quad)
+                and not (on_plane.framed and whole_look)
+            ):
+                # The picture as it stands shows no more of the board (nor every cell of
+                # one, where the plane's was placed by its frame alone).
+                return on_plane
         found = locate_as_seen(image, trace, begun)
         if _square_and_whole(found):
             return found
-    if on_plane is not None and quad is not None and _plane_rather(on_plane, found, quad):
+    if (
+        on_plane is not None
+        and quad is not None
+        and _plane_rather(on_plane, found, quad, image.shape)
+    ):
         return on_plane
     return found
 
@@ -406,19 +422,28 @@ def locate_as_seen(
 
 
 def _plane_rather(
-    on_plane: BoardLocation, found: BoardLocation | NotFound, quad: np.ndarray
+    on_plane: BoardLocation,
+    found: BoardLocation | NotFound,
+    quad: np.ndarray,
+    shape: tuple[int, ...],
 ) -> bool:
     """True when the board found on the plane (``quad``) is a better answer than ``found``
-    in the photo as it stands.  A larger board found whole around the plane's is kept (the
-    plane's is a part of it).  Else the plane's wins when ``found`` lies off the plane (its
-    centre outside: a keyboard, a picture on the wall) or holds fewer cells, either each of
+    in the photo as it stands (of ``shape``).  A larger board found whole around the plane's,
+    within the picture, is kept (the plane's is a part of it), and one found whole on the
+    plane against an outline the plane's search placed by a frame.  Else the plane's wins when
+    ``found`` lies off the plane (its centre outside: a keyboard, a picture on the wall) or
+    holds fewer cells, either each of
     its lines among the plane board's (a row lost to the perspective, to moire) or found
     less surely (another lattice: a whole lattice of objects on grass is kept)."""
     if not found:
         return True
-    if (
+    whole = (
         found.confidence >= 1.0
         and not found.framed
+        and cells_off_image(found.corners, found.rows, found.cols, shape) <= WHOLE_PAST_EDGE
+    )
+    if (
+        whole
         and found.rows * found.cols > on_plane.rows * on_plane.cols
         and _inside(on_plane.corners.mean(axis=0), found.corners)
     ):
@@ -427,6 +452,10 @@ def _plane_rather(
         return False
     if not _inside(found.corners.mean(axis=0), quad):
         return True
+    if whole and on_plane.framed:
+        # Every cell of a board found on the plane, against an outline the plane's search
+        # placed by a frame or by objects, whose cells it did not find.
+        return False
     more = on_plane.rows * on_plane.cols > found.rows * found.cols
     lines_kept = on_plane.rows >= found.rows and on_plane.cols >= found.cols
     return more and (lines_kept or on_plane.confidence >= found.confidence)
