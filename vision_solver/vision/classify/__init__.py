@@ -107,6 +107,7 @@ def read_cells(
         # A board taken for 3-D objects is named cell by cell by the learned namer where
         # it is sure of the board (asked at most once).
         learned = cache(lambda: _named_by_network(stack))
+        learned_leniently = cache(lambda: _named_by_network(stack, surely_named=False))
         if seen_obliquely(grid) and (named := learned()) is not None:
             # Seen obliquely, a board the namer sees raised objects in (and names surely) is
             # read so before anything takes it for flat marks or lights.
@@ -197,7 +198,7 @@ def read_cells(
             # cell, though unsure of some turns (their look-alikes' votes back those), else
             # read as a whole, grouped by look and the groups named.  (Fresh tuning chairs
             # the namer saw objects in read mirrored by their geometry alone.)
-            if (named := learned() or _named_by_network(stack, surely_named=False)) is not None:
+            if (named := learned() or learned_leniently()) is not None:
                 return named
             objects = as_whole()
             if objects is not None:
@@ -213,10 +214,12 @@ def read_cells(
             return CellReading(PuzzleKind.arrows, later.cells, later.confidence, "generic")
         if puzzle == PuzzleKind.arrows or grass():
             return learned() or CellReading(PuzzleKind.arrows, *benches(), "generic")
-        if (present := _named_by_network(stack, surely_named=False)) is not None:
+        if seen_obliquely(grid) and (present := learned_leniently()) is not None:
             # Nothing above took the board for objects (their colour hardly stands out from
             # the floor's), but the namer sees one in every cell, though unsure of their
             # turns: a board of objects, named by the namer and their look-alikes' votes.
+            # (Raised objects are seen obliquely; a flat board seen square-on is not asked:
+            # the namer costs a lights board of 400 cells several times its reading.)
             return present
     if puzzle == PuzzleKind.lights and _inked(stack.features):
         lamps = lamp_features(stack)
