@@ -254,8 +254,8 @@ def grown_sides(objects: np.ndarray, apart: np.ndarray) -> tuple[int, int, int, 
     bounded = True
     for held, next_floor, beyond_floor in lines:
         next_apart, beyond_apart = float(np.median(next_floor)), float(np.median(beyond_floor))
-        board_s = held.mean() >= GROWN_OBJECTS and next_apart < SAME_FLOOR
-        grown.append(int(board_s and beyond_apart >= OTHER_FLOOR))
+        objects_on_floor = held.mean() >= GROWN_OBJECTS and next_apart < SAME_FLOOR
+        grown.append(int(objects_on_floor and beyond_apart >= OTHER_FLOOR))
         if not grown[-1] and next_apart < OTHER_FLOOR and beyond_apart < OTHER_FLOOR:
             bounded = False
     if not bounded:

@@ -335,7 +335,7 @@ def _search_board(image: np.ndarray, trace: Trace) -> BoardLocation | NotFound:
         begun = _locate_stages(image, trace)
         if on_plane is not None and quad is not None:
             first_look = next(begun)
-            whole_look = first_look and first_look.confidence >= 1.0 and not first_look.framed
+            whole_look = bool(first_look) and first_look.confidence >= 1.0 and not first_look.framed
             if (
                 first_look
                 and not _more_lines_on_plane(first_look, on_plane, quad)
@@ -432,9 +432,9 @@ def _plane_rather(
     within the picture, is kept (the plane's is a part of it), and one found whole on the
     plane against an outline the plane's search placed by a frame.  Else the plane's wins when
     ``found`` lies off the plane (its centre outside: a keyboard, a picture on the wall) or
-    holds fewer cells, either each of
-    its lines among the plane board's (a row lost to the perspective, to moire) or found
-    less surely (another lattice: a whole lattice of objects on grass is kept)."""
+    holds fewer cells, either each of its lines among the plane board's (a row lost to the
+    perspective, to moire) or found less surely (another lattice: a whole lattice of objects
+    on grass is kept)."""
     if not found:
         return True
     whole = (
