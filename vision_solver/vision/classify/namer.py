@@ -217,9 +217,7 @@ def _grown_block(image: np.ndarray, grid: Grid, floor: np.ndarray) -> Grid:
     if not np.all((twice.corners >= 0) & (twice.corners < [width, height])):
         return grid
     once = grid.widened(1)
-    odds = direction_odds(CellStack(image, once))
-    if odds is None:
-        return grid
+    odds = direction_odds(CellStack(image, once))  # the network is there: asked of grid
     objects = (1.0 - odds[:, NO_OBJECT]).reshape(once.rows, once.cols)
     floors = cell_floors(CellStack(image, twice))
     apart = np.linalg.norm(floors - floor, axis=1).reshape(twice.rows, twice.cols)

@@ -327,7 +327,7 @@ def _search_board(image: np.ndarray, trace: Trace) -> BoardLocation | NotFound:
     on_plane = None
     if quad is not None and tilted(quad, PLANE_TILT):
         on_plane = _on_plane(image, quad, trace)
-        if on_plane is not None and on_plane.confidence >= 1.0 and not on_plane.framed:
+        if on_plane is not None and _every_cell_found(on_plane):
             # Every cell of a board on the plane found.  (An outline placed by a
             # frame or by objects counts no cells: the photo is searched too.)
             return on_plane
@@ -335,11 +335,10 @@ def _search_board(image: np.ndarray, trace: Trace) -> BoardLocation | NotFound:
         begun = _locate_stages(image, trace)
         if on_plane is not None and quad is not None:
             first_look = next(begun)
-            whole_look = bool(first_look) and first_look.confidence >= 1.0 and not first_look.framed
             if (
                 first_look
                 and not _more_lines_on_plane(first_look, on_plane, quad)
-                and not (on_plane.framed and whole_look)
+                and not (on_plane.framed and _every_cell_found(first_look))
             ):
                 # The picture as it stands shows no more of the board (nor every cell of
                 # one, where the plane's was placed by its frame alone).
@@ -375,6 +374,12 @@ def _inside(point: np.ndarray, outline: np.ndarray) -> bool:
     """True when ``point`` (x, y) lies inside the quadrilateral ``outline`` (4 x 2, pixels)."""
     polygon = outline.astype(np.float32)
     return cv2.pointPolygonTest(polygon, (float(point[0]), float(point[1])), False) >= 0
+
+
+def _every_cell_found(found: BoardLocation | NotFound) -> bool:
+    """True for a board whose every cell was found (an outline placed by a frame or by
+    objects counts no cells)."""
+    return bool(found) and found.confidence >= 1.0 and not found.framed
 
 
 def _square_and_whole(found: BoardLocation | NotFound) -> bool:
@@ -438,8 +443,7 @@ def _plane_rather(
     if not found:
         return True
     whole = (
-        found.confidence >= 1.0
-        and not found.framed
+        _every_cell_found(found)
         and cells_off_image(found.corners, found.rows, found.cols, shape) <= WHOLE_PAST_EDGE
     )
     if (
