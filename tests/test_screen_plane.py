@@ -158,3 +158,33 @@ def test_a_screenshot_looks_rendered_and_a_photo_does_not() -> None:
     assert looks_rendered(shot.image)
     for kind in ("monitor", "toy"):
         assert not looks_rendered(photo_scene(4, kind).image)  # tuning seeds
+
+
+#: Tuning-side photos of a monitor showing a game's tilted view of a board on its platform:
+#: the screen warped square-on shows the platform at a slant, and a texture's lattice there
+#: (sand round the platform) outscored the board's cells.
+PLATFORM_SEEDS = [20, 24]
+
+
+@pytest.mark.parametrize("seed", PLATFORM_SEEDS)
+def test_a_board_on_its_platform_on_a_photographed_monitor_is_found_on_the_platform(
+    seed: int,
+) -> None:
+    from vision_solver.vision.locate import _on_inner_plane, _on_plane, _target_plane
+    from vision_solver.vision.locate.screen import plane_quads
+
+    assert is_tuning(seed)
+    scene = photo_scene(seed, "monitor")
+    assert scene.shows.startswith("chairs-3d")
+    quad = _target_plane(plane_quads(scene.image), scene.image.shape)
+    screen = rectify(scene.image, quad)
+    diagonal = float(np.linalg.norm(scene.corners[2] - scene.corners[0]))
+    on_screen = _on_plane(screen, None)
+    assert on_screen is None or on_screen.confidence < 1.0 or on_screen.framed  # not found whole
+    found = _on_inner_plane(screen, quad, None)
+    assert (found.rows, found.cols) == scene.cells.shape
+    # (the platform's board, not a lattice of sand across the screen)
+    assert np.linalg.norm(found.corners - scene.corners, axis=1).mean() < 0.03 * diagonal
+    reading = read_board(scene.image, looks=[])
+    assert np.array_equal(reading.cells, scene.cells)
+    assert np.linalg.norm(reading.grid.corners - scene.corners, axis=1).mean() < 0.015 * diagonal

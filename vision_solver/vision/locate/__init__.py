@@ -42,6 +42,7 @@ from ..geometry import (
     cell_size,
     cells_off_image,
     outline,
+    quad_areas,
 )
 from .blobs import distinct, size_groups
 from .bridge import bridged, framed_lines
@@ -64,7 +65,7 @@ from .judge import (
 from .lattice import Lattice, Pool, lattice_from, without
 from .objects import extend_lattice, object_board
 from .scenery import frame_strip, tiled_floor
-from .screen import PLANE_TILT, looks_rendered, plane_quads, rectify
+from .screen import PLANE_TILT, Rectified, looks_rendered, plane_quads, rectify
 from .segment import (
     COARSE_SIDE,
     MAX_SIDE,
@@ -117,6 +118,12 @@ HALF_STEP_OFF = 0.2
 #: edge than this (cells): a lattice that does was made up by a texture (grass under a
 #: board of chairs, 0.48 cells past it), however many of its cells were "found".
 WHOLE_PAST_EDGE = 0.25
+
+#: A plane inside the plane (a board's platform in a game's tilted view, on a monitor
+#: photographed) covers at least INNER_PLANE_SHARE of the plane warped square-on, its edges
+#: INNER_PLANE_EDGE of its shorter side, and at most INNER_PLANE_MOST of it (else it is the
+#: plane itself).
+INNER_PLANE_SHARE, INNER_PLANE_EDGE, INNER_PLANE_MOST = 0.02, 0.08, 0.6
 
 
 @dataclass
@@ -326,11 +333,17 @@ def _search_board(image: np.ndarray, trace: Trace) -> BoardLocation | NotFound:
     quad = _target_plane(plane_quads(image), image.shape)
     on_plane = None
     if quad is not None and tilted(quad, PLANE_TILT):
-        on_plane = _on_plane(image, quad, trace)
+        plane = rectify(image, quad)
+        on_plane = _on_plane(plane, trace)
         if on_plane is not None and _every_cell_found(on_plane):
             # Every cell of a board on the plane found.  (An outline placed by a
             # frame or by objects counts no cells: the photo is searched too.)
             return on_plane
+        inner = _on_inner_plane(plane, quad, trace)
+        if inner is not None and _every_cell_found(inner):
+            # A plane on the plane, every cell of its board found: a game's tilted view
+            # of a board on its platform, on the monitor photographed.
+            return inner
     if found is None:
         begun = _locate_stages(image, trace)
         if on_plane is not None and quad is not None:
@@ -465,10 +478,10 @@ def _plane_rather(
     return more and (lines_kept or on_plane.confidence >= found.confidence)
 
 
-def _on_plane(image: np.ndarray, quad: np.ndarray, trace: Trace) -> BoardLocation | None:
-    """The board found on a plane seen at an angle (``quad``: a monitor's screen, a toy's
-    case: ``screen``) warped square-on, in the photo's pixels; None when there is none."""
-    plane = rectify(image, quad)
+def _on_plane(plane: Rectified, trace: Trace) -> BoardLocation | None:
+    """The board found on a plane seen at an angle (a monitor's screen, a toy's case:
+    ``screen``) warped square-on, in the photo's pixels; None when there is none.  What the
+    search weighed goes to ``trace`` where it lies in the photo."""
     seen: list[Candidate] | None = [] if trace is not None else None
     found = _locate(plane.image, seen)
     if trace is not None and seen:
@@ -477,8 +490,31 @@ def _on_plane(image: np.ndarray, quad: np.ndarray, trace: Trace) -> BoardLocatio
             trace.append(
                 dataclasses.replace(candidate, corners=corners, source=f"plane {candidate.source}")
             )
-    if not found:
+    return _in_photo(plane, found) if found else None
+
+
+def _on_inner_plane(plane: Rectified, quad: np.ndarray, trace: Trace) -> BoardLocation | None:
+    """The board found on a smaller plane seen at an angle inside the plane ``quad`` (warped
+    square-on: ``plane``), itself warped square-on: a board's platform in a game's tilted
+    view, shown on the monitor photographed.  In the photo's pixels; None when there is none."""
+    outline_there = apply_homography(np.linalg.inv(plane.to_photo), quad)
+    largest = INNER_PLANE_MOST * quad_areas(outline_there[None])[0]
+    quads = [
+        candidate
+        for candidate in plane_quads(plane.image, INNER_PLANE_SHARE, INNER_PLANE_EDGE)
+        if quad_areas(candidate[None])[0] < largest
+        and all(_inside(corner, outline_there) for corner in candidate)
+    ]
+    inner = _target_plane(quads, plane.image.shape)
+    if inner is None or not tilted(inner, PLANE_TILT):
         return None
+    in_plane = _on_plane(rectify(plane.image, inner), None)
+    # (what that search weighed lies on the plane: not traced)
+    return _in_photo(plane, in_plane) if in_plane is not None else None
+
+
+def _in_photo(plane: Rectified, found: BoardLocation) -> BoardLocation:
+    """``found`` on the plane warped square-on, placed in the photo."""
     homography = plane.to_photo @ found.homography
     return dataclasses.replace(
         found,

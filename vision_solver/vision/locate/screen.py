@@ -81,8 +81,11 @@ def looks_rendered(image: np.ndarray) -> bool:
     return 1.0 - cv2.countNonZero(moved) / moved.size >= RENDERED_ALIKE
 
 
-def plane_quads(image: np.ndarray) -> list[np.ndarray]:
-    """The quadrilateral planes wholly inside a BGR photo (TL, TR, BR, BL), largest first."""
+def plane_quads(
+    image: np.ndarray, share: float = QUAD_SHARE, edge: float = QUAD_EDGE
+) -> list[np.ndarray]:
+    """The quadrilateral planes wholly inside a BGR photo (TL, TR, BR, BL), largest first:
+    each covering ``share`` of it at least, with edges ``edge`` of its shorter side."""
     height, width = image.shape[:2]
     scale = QUAD_SIDE / max(height, width)
     small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
@@ -98,7 +101,7 @@ def plane_quads(image: np.ndarray) -> list[np.ndarray]:
     for contour in contours:
         hull = cv2.convexHull(contour)
         area = cv2.contourArea(hull)
-        if area < QUAD_SHARE * small_h * small_w:
+        if area < share * small_h * small_w:
             continue
         corners = cv2.approxPolyDP(hull, QUAD_TOLERANCE * cv2.arcLength(hull, True), True)
         if len(corners) != 4:
@@ -111,7 +114,7 @@ def plane_quads(image: np.ndarray) -> list[np.ndarray]:
             continue
         quad = clockwise_from_top_left(quad)
         edges = np.linalg.norm(np.roll(quad, -1, axis=0) - quad, axis=1)
-        if clockwise_convex(quad) and edges.min() >= QUAD_EDGE * min(small_h, small_w):
+        if clockwise_convex(quad) and edges.min() >= edge * min(small_h, small_w):
             found.append((area, (quad + 0.5) / scale - 0.5))
     return [quad for _, quad in sorted(found, key=lambda item: -item[0])]
 
