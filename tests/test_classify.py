@@ -298,6 +298,45 @@ def test_far_lighter_lamps_that_light_up_their_surround_are_lit(rims, lit_by, ce
     assert reading.cells[:, 0].tolist() == cells
 
 
+@pytest.mark.parametrize(
+    ("tints", "lit_by", "cells"),
+    [
+        ([[2, 2, 2], [2, 2, 2]], "glow", [1, 0]),
+        ([[2, 2, 2], [6, 6, 6]], "colour", [0, 1]),
+        ([[6, 6, 6], [2, 2, 2]], "glow", [1, 0]),
+    ],
+    ids=[
+        "the panel plain round both",
+        "the mauve ones tint the panel round them",
+        "the white ones tint it",
+    ],
+)
+def test_colourful_cells_that_tint_the_panel_round_them_stay_lit(tints, lit_by, cells):
+    """The far lighter group lights up its cells' rims (which turns the colour rule round),
+    but where the more colourful group tints the panel between the cells more (``halos``:
+    its own glow, coloured), it is the one lit."""
+    from vision_solver.vision.classify.lights import read_lights
+
+    reading = read_lights(
+        _WHITE_AMONG_MAUVE,
+        rims=lambda: np.array([[70, 70, 70], [62, 62, 62]], np.float64),
+        halos=lambda: np.array(tints, np.float64),
+    )
+    assert reading.lit_by == lit_by
+    assert reading.cells[:, 0].tolist() == cells
+
+
+def test_red_tiles_glowing_onto_the_panel_beside_lighter_cream_ones_are_lit():
+    """Red tiles with a lighter inset, glowing red onto a green panel, beside far lighter
+    cream tiles that do not glow: the red ones are lit (every cell was read inverted)."""
+    from synth.wild import wild_scene
+
+    scene = wild_scene(10872, "lights-tiles")  # a tuning seed
+    reading = read_board(scene.image, looks=[])
+    assert reading.lit_by == "colour"
+    assert reading.cells.tolist() == scene.cells.tolist()
+
+
 def test_a_photographed_toy_whose_lit_lamps_glow_white_reads_them_lit():
     """A toy on a table, its lit lamps white and glowing onto its red case, its unlit ones a
     duller colour: read by the glow, not by the colour (every cell was read inverted)."""

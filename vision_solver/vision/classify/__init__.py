@@ -226,7 +226,11 @@ def read_cells(
         if lamps is not None:
             return _read_lamps(image, grid, lamps, lit)
     cells, confidence, lit_by = read_lights(
-        stack.features, lit, glows=lambda: _emits_light(image, grid), rims=lambda: _rims(stack)
+        stack.features,
+        lit,
+        glows=lambda: _emits_light(image, grid),
+        rims=lambda: _rims(stack),
+        halos=lambda: _halo_tints(stack),
     )
     return CellReading(PuzzleKind.lights, cells, confidence, "generic", lit_by)
 
@@ -495,6 +499,8 @@ def _emits_light(image: np.ndarray, grid: Grid) -> bool:
 #: has its middle's colour (within twice SAME_COLOUR), its own blurred edge left out by the
 #: ring's start.
 HALO_FROM, HALO_TO = 2.0, 5.0
+#: The panel round the cells is what their outermost PANEL_FRAME pixels show most.
+PANEL_FRAME = 2
 #: ... and a cell shows its surround when its ring has this many pixels: most cells must
 #: (RIMS_SHOWN), or the cells fill themselves (tiles) and show nothing round them.
 HALO_PIXELS = 12
@@ -528,6 +534,21 @@ def _rims(stack: CellStack) -> np.ndarray | None:
     found = np.full((rows, cols), np.nan)
     found[shown] = np.nanmedian(lightness[shown], axis=1)
     return found
+
+
+def _halo_tints(stack: CellStack) -> np.ndarray:
+    """``(rows, cols)``: how far (Delta E, median) each cell's outer frame (its outermost
+    PANEL_FRAME pixels: the panel between the cells) is from the board's panel colour (what
+    those frames show most).  A lamp that glows tints the panel round it."""
+    grid = stack.grid
+    rows, cols, size = grid.rows, grid.cols, CELL_PX
+    cells = lab_on_scale(stack.board(size)).reshape(rows, size, cols, size, 3)
+    frame = np.ones(size, bool)
+    frame[PANEL_FRAME:-PANEL_FRAME] = False
+    edges = frame[:, None] | frame[None, :]
+    frames = cells.transpose(0, 2, 1, 3, 4)[:, :, edges]  # (rows, cols, pixels, 3)
+    panel = np.median(frames.reshape(-1, 3), axis=0)
+    return np.median(np.linalg.norm(frames - panel, axis=3), axis=2)
 
 
 #: A board most of whose cells (this share) carry a mark may be one object in

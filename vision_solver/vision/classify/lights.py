@@ -83,6 +83,12 @@ GAP_OVER_SPREAD = 4.0
 #: (toys, devices among other grids) read by colour the wrong way round: 6.3 to 11.8;
 #: the made-up screenshots' lit cells are the lighter as well as the more colourful.
 GLOW_APART = 3.0
+#: ... unless the more colourful group tints the panel between the cells (``halos``: the
+#: cells' outer frames, Delta E from the panel's colour) by this much more than the lighter
+#: one: its own glow, coloured (red tiles glowing onto a green panel beside cream ones).
+#: Measured where the rims' rule turned a board: the renderer's bevelled tiles and the
+#: tuning photos it turned rightly, -3.3 to 1.6; a board of glowing tiles, 3.5.
+TINT_APART = 2.5
 #: Boards of this many cells or more are read again levelled (``_levelled``) ...
 LEVEL_CELLS = 16
 #: ... and the levelled reading is kept when its groups stand TWO_APART apart at least
@@ -175,6 +181,7 @@ def read_lights(
     lit: Lit = "light",
     glows: Callable[[], bool] | None = None,
     rims: Callable[[], np.ndarray | None] | None = None,
+    halos: Callable[[], np.ndarray] | None = None,
 ) -> LightsReading:
     """Generic two-state reading: cells, confidence and what decided which group is lit.
 
@@ -196,18 +203,22 @@ def read_lights(
     ``rims()``, when given, is the lightness round each cell's object (``(rows, cols)``
     L*, NaN where none shows; None when the cells' objects fill them: tiles): asked when
     the more colourful group is the far darker one, whose rims the lighter group's
-    outshine by GLOW_APART when the lighter one is lit (``glow``).
+    outshine by GLOW_APART when the lighter one is lit (``glow``).  ``halos()``, when given,
+    is how far each cell's outer frame is from the panel's colour (``(rows, cols)``, Delta
+    E): the more colourful group that tints it TINT_APART more than the lighter one glows,
+    and stays lit.
     """
     # The plain and the levelled readings may both ask: each question asked once.
     glows = cache(glows) if glows is not None else None
     rims = cache(rims) if rims is not None else None
-    cells, confidence, lit_by = _read_generic(features, glows, rims)
+    halos = cache(halos) if halos is not None else None
+    cells, confidence, lit_by = _read_generic(features, glows, rims, halos)
     level = _levelled(features)
     if level is not None:
         # Lit unevenly (a photo's vignette, a colour cast across the screen): the board
         # read again with the colours' slope across it taken off, kept when its two
         # groups stand further apart.
-        again = _read_generic(level, glows, rims)
+        again = _read_generic(level, glows, rims, halos)
         if not 0 < again.cells.mean() < 1:
             again = _split_in_two(level) or again
         apart = _apart(level, again.cells)
@@ -222,6 +233,7 @@ def _read_generic(
     features: np.ndarray,
     glows: Callable[[], bool] | None = None,
     rims: Callable[[], np.ndarray | None] | None = None,
+    halos: Callable[[], np.ndarray] | None = None,
 ) -> LightsReading:
     """The generic rule's reading, the lighter (or more colourful, or marked) group lit."""
     rows, cols, _ = features.shape
@@ -264,7 +276,12 @@ def _read_generic(
         spread = np.linalg.norm(points - points[first].mean(axis=0), axis=1)
         confidence = np.clip(np.abs(spread - SPREAD_DOUBT) / SPREAD_DOUBT, 0, 1)
     lit_group, lit_by = _lit_group([raw[labels == 0], raw[labels == 1]])
-    if lit_by == "colour" and rims is not None and _outshone(raw, labels, lit_group, rims):
+    if (
+        lit_by == "colour"
+        and rims is not None
+        and _outshone(raw, labels, lit_group, rims)
+        and not (halos is not None and _tints_more(halos().reshape(-1), labels, lit_group))
+    ):
         lit_group, lit_by = 1 - lit_group, "glow"
     cells = (labels == lit_group).astype(np.int64)
     return LightsReading(
@@ -348,6 +365,15 @@ def _outshone(
     if not (len(lighter) and len(darker)):
         return False
     return bool(np.median(lighter) - np.median(darker) > GLOW_APART)
+
+
+def _tints_more(tints: np.ndarray, labels: np.ndarray, group: int) -> bool:
+    """Whether the cells of ``group`` tint the panel round them (``tints``, per cell) more,
+    by TINT_APART at the median, than the other group's."""
+    own, other = tints[labels == group], tints[labels != group]
+    if not (len(own) and len(other)):
+        return False
+    return bool(np.median(own) - np.median(other) > TINT_APART)
 
 
 def read_with_look(features: np.ndarray, look: Look) -> tuple[np.ndarray, np.ndarray]:
