@@ -185,6 +185,14 @@ def test_a_board_on_its_platform_on_a_photographed_monitor_is_found_on_the_platf
     assert (found.rows, found.cols) == scene.cells.shape
     # (the platform's board, not a lattice of sand across the screen)
     assert np.linalg.norm(found.corners - scene.corners, axis=1).mean() < 0.03 * diagonal
-    reading = read_board(scene.image, looks=[])
+    trace: list = []
+    reading = read_board(scene.image, looks=[], trace=trace)
     assert np.array_equal(reading.cells, scene.cells)
     assert np.linalg.norm(reading.grid.corners - scene.corners, axis=1).mean() < 0.015 * diagonal
+    # what the search of the platform weighed is shown where it lies in the photo
+    assert any(
+        c.source.startswith("inner")
+        and (c.rows, c.cols) == scene.cells.shape
+        and np.linalg.norm(c.corners - scene.corners, axis=1).mean() < 0.03 * diagonal
+        for c in trace
+    )

@@ -499,12 +499,13 @@ def _emits_light(image: np.ndarray, grid: Grid) -> bool:
 #: has its middle's colour (within twice SAME_COLOUR), its own blurred edge left out by the
 #: ring's start.
 HALO_FROM, HALO_TO = 2.0, 5.0
-#: The panel round the cells is what their outermost PANEL_FRAME pixels show most.
-PANEL_FRAME = 2
 #: ... and a cell shows its surround when its ring has this many pixels: most cells must
 #: (RIMS_SHOWN), or the cells fill themselves (tiles) and show nothing round them.
 HALO_PIXELS = 12
 RIMS_SHOWN = 0.75
+#: The panel round the cells is what their outermost PANEL_FRAME pixels show most
+#: (``_halo_tints``).
+PANEL_FRAME = 2
 
 
 def _rims(stack: CellStack) -> np.ndarray | None:

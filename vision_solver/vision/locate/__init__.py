@@ -496,7 +496,8 @@ def _on_plane(plane: Rectified, trace: Trace) -> BoardLocation | None:
 def _on_inner_plane(plane: Rectified, quad: np.ndarray, trace: Trace) -> BoardLocation | None:
     """The board found on a smaller plane seen at an angle inside the plane ``quad`` (warped
     square-on: ``plane``), itself warped square-on: a board's platform in a game's tilted
-    view, shown on the monitor photographed.  In the photo's pixels; None when there is none."""
+    view, shown on the monitor photographed.  In the photo's pixels; None when there is none.
+    What that search weighed goes to ``trace`` where it lies in the photo."""
     outline_there = apply_homography(np.linalg.inv(plane.to_photo), quad)
     largest = INNER_PLANE_MOST * quad_areas(outline_there[None])[0]
     quads = [
@@ -508,8 +509,14 @@ def _on_inner_plane(plane: Rectified, quad: np.ndarray, trace: Trace) -> BoardLo
     inner = _target_plane(quads, plane.image.shape)
     if inner is None or not tilted(inner, PLANE_TILT):
         return None
-    in_plane = _on_plane(rectify(plane.image, inner), None)
-    # (what that search weighed lies on the plane: not traced)
+    seen: list[Candidate] | None = [] if trace is not None else None
+    in_plane = _on_plane(rectify(plane.image, inner), seen)
+    if trace is not None and seen:
+        for candidate in seen:  # (placed on the plane: placed in the photo too)
+            corners = apply_homography(plane.to_photo, candidate.corners)
+            trace.append(
+                dataclasses.replace(candidate, corners=corners, source=f"inner {candidate.source}")
+            )
     return _in_photo(plane, in_plane) if in_plane is not None else None
 
 
