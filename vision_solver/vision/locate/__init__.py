@@ -484,12 +484,7 @@ def _on_plane(plane: Rectified, trace: Trace) -> BoardLocation | None:
     search weighed goes to ``trace`` where it lies in the photo."""
     seen: list[Candidate] | None = [] if trace is not None else None
     found = _locate(plane.image, seen)
-    if trace is not None and seen:
-        for candidate in seen:
-            corners = apply_homography(plane.to_photo, candidate.corners)
-            trace.append(
-                dataclasses.replace(candidate, corners=corners, source=f"plane {candidate.source}")
-            )
+    _trace_in_photo(plane, seen, trace, "plane")
     return _in_photo(plane, found) if found else None
 
 
@@ -511,13 +506,22 @@ def _on_inner_plane(plane: Rectified, quad: np.ndarray, trace: Trace) -> BoardLo
         return None
     seen: list[Candidate] | None = [] if trace is not None else None
     in_plane = _on_plane(rectify(plane.image, inner), seen)
-    if trace is not None and seen:
-        for candidate in seen:  # (placed on the plane: placed in the photo too)
-            corners = apply_homography(plane.to_photo, candidate.corners)
-            trace.append(
-                dataclasses.replace(candidate, corners=corners, source=f"inner {candidate.source}")
-            )
+    _trace_in_photo(plane, seen, trace, "inner")
     return _in_photo(plane, in_plane) if in_plane is not None else None
+
+
+def _trace_in_photo(
+    plane: Rectified, seen: list[Candidate] | None, trace: Trace, name: str
+) -> None:
+    """Each candidate ``seen`` on the plane warped square-on, placed in the photo, to
+    ``trace`` (its source named ``name`` first)."""
+    if trace is None or not seen:
+        return
+    for candidate in seen:
+        corners = apply_homography(plane.to_photo, candidate.corners)
+        trace.append(
+            dataclasses.replace(candidate, corners=corners, source=f"{name} {candidate.source}")
+        )
 
 
 def _in_photo(plane: Rectified, found: BoardLocation) -> BoardLocation:
