@@ -193,3 +193,15 @@ def test_a_point_on_the_horizon_maps_to_infinity_without_a_warning():
         mapped = apply_homography(homography, np.array([[5.0, -100.0], [5.0, 10.0]]))
     assert not np.isfinite(mapped[0]).all()
     assert np.allclose(mapped[1], [5.0 / 1.1, 10.0 / 1.1])
+
+
+def test_how_far_an_outline_reaches_past_a_polygon_is_counted_in_its_own_cells() -> None:
+    from vision_solver.vision.geometry import cells_past
+
+    # 4 rows x 8 cols of 10 px cells
+    corners = np.array([[0.0, 0.0], [80.0, 0.0], [80.0, 40.0], [0.0, 40.0]])
+    around = np.array([[-5.0, -5.0], [100.0, -5.0], [100.0, 50.0], [-5.0, 50.0]])
+    assert cells_past(corners, 4, 8, around) == 0.0
+    short = np.array([[-5.0, -5.0], [65.0, -5.0], [65.0, 50.0], [-5.0, 50.0]])
+    assert cells_past(corners, 4, 8, short) == pytest.approx(1.5)
+    assert cells_past(corners * 2, 4, 8, short * 2) == pytest.approx(1.5)  # whatever the scale

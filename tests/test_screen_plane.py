@@ -61,6 +61,21 @@ def test_the_rectified_plane_is_upright_with_its_margin() -> None:
     assert np.allclose(back[1], [back[2][0], back[0][1]], atol=1e-6)
     assert plane.image[int(height / 2), int(width / 2)].min() == 255  # the plane's inside
     assert plane.image[2, 2].max() == 0  # the photo around it
+    assert np.allclose(plane.outline, back, atol=1e-6)  # the plane's own outline in it
+
+
+def test_a_small_plane_is_enlarged_to_the_least_side_asked_and_a_large_one_is_not() -> None:
+    quad = np.array([[100.0, 120.0], [700.0, 60.0], [740.0, 500.0], [80.0, 430.0]])
+    photo = np.zeros((600, 800, 3), np.uint8)
+    as_taken = rectify(photo, quad)
+    enlarged = rectify(photo, quad, least=1600)
+    assert max(enlarged.image.shape[:2]) in (1600, 1601)
+    grown = 1600 / max(as_taken.image.shape[:2])
+    assert np.allclose(enlarged.outline, as_taken.outline * grown, rtol=2e-3)
+    for plane in (as_taken, enlarged):  # both map their outline onto the quad in the photo
+        back = cv2.perspectiveTransform(plane.outline.reshape(1, 4, 2), plane.to_photo)
+        assert np.allclose(back.reshape(4, 2), quad, atol=1e-6)
+    assert rectify(photo, quad, least=300).image.shape == as_taken.image.shape
 
 
 #: Tuning-side monitor photos whose board the photo as it stands lost: to a picture on the
@@ -181,7 +196,7 @@ def test_a_board_on_its_platform_on_a_photographed_monitor_is_found_on_the_platf
     diagonal = float(np.linalg.norm(scene.corners[2] - scene.corners[0]))
     on_screen = _on_plane(screen, None)
     assert on_screen is None or on_screen.confidence < 1.0 or on_screen.framed  # not found whole
-    found = _on_inner_plane(screen, quad, None)
+    found = _on_inner_plane(screen, None)
     assert (found.rows, found.cols) == scene.cells.shape
     # (the platform's board, not a lattice of sand across the screen)
     assert np.linalg.norm(found.corners - scene.corners, axis=1).mean() < 0.03 * diagonal
@@ -196,3 +211,46 @@ def test_a_board_on_its_platform_on_a_photographed_monitor_is_found_on_the_platf
         and np.linalg.norm(c.corners - scene.corners, axis=1).mean() < 0.03 * diagonal
         for c in trace
     )
+
+
+#: Tuning-side monitor photos of 1600 x 1200 or less whose screen, warped square-on at the
+#: photo's detail, shows cells too few pixels across: 9x5 arrows, 11x15 black-and-white cells
+#: with dots, 13x10 glowing lamps over a page's grid.
+SMALL_SCREEN_SEEDS = [88, 100, 148]
+
+
+@pytest.mark.parametrize("seed", SMALL_SCREEN_SEEDS)
+def test_a_small_screen_is_searched_enlarged(seed: int) -> None:
+    from vision_solver.vision.locate import ENLARGED_PLANE, _on_plane, _target_plane
+    from vision_solver.vision.locate.screen import plane_quads
+
+    assert is_tuning(seed)
+    scene = photo_scene(seed, "monitor")
+    quad = _target_plane(plane_quads(scene.image), scene.image.shape)
+    as_taken = _on_plane(rectify(scene.image, quad), None)
+    assert as_taken is None or (as_taken.rows, as_taken.cols) != scene.cells.shape
+    enlarged = _on_plane(rectify(scene.image, quad, ENLARGED_PLANE), None)
+    assert (enlarged.rows, enlarged.cols) == scene.cells.shape
+    reading = read_board(scene.image, looks=[])
+    assert np.array_equal(reading.cells, scene.cells)
+    diagonal = float(np.linalg.norm(scene.corners[2] - scene.corners[0]))
+    assert np.linalg.norm(reading.grid.corners - scene.corners, axis=1).mean() < 0.01 * diagonal
+
+
+def test_a_lattice_reaching_past_the_plane_is_no_board_on_it() -> None:
+    from vision_solver.vision.locate import _on_plane
+    from vision_solver.vision.locate.screen import Rectified
+
+    board = np.full((700, 700, 3), 40, np.uint8)
+    for row in range(6):
+        for col in range(6):
+            lit = (row * 7 + col * 3) % 4 == 0
+            x, y = 110 + col * 80, 110 + row * 80
+            colour = (80, 230, 250) if lit else (90, 90, 90)
+            cv2.rectangle(board, (x, y), (x + 62, y + 62), colour, -1)
+    whole = np.array([[60.0, 60.0], [640.0, 60.0], [640.0, 640.0], [60.0, 640.0]])
+    found = _on_plane(Rectified(board, np.eye(3), whole), None)
+    assert (found.rows, found.cols) == (6, 6)
+    # the same lattice, where the plane's outline ends two of its cells inside its right edge
+    cut = np.array([[60.0, 60.0], [430.0, 60.0], [430.0, 640.0], [60.0, 640.0]])
+    assert _on_plane(Rectified(board, np.eye(3), cut), None) is None

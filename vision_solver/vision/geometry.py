@@ -104,6 +104,15 @@ def cells_off_image(corners: np.ndarray, rows: int, cols: int, shape: tuple[int,
     return float(max(0.0, np.max(past / cell)))
 
 
+def cells_past(corners: np.ndarray, rows: int, cols: int, polygon: np.ndarray) -> float:
+    """How far (in cells) the outline ``corners`` (TL, TR, BR, BL) of ``rows`` x ``cols``
+    cells reaches past the convex ``polygon``."""
+    sides = np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1)  # top, right, ...
+    cell = float(np.mean(sides / [cols, rows, cols, rows]))
+    past = -float(depth_inside(corners, polygon).min())
+    return max(0.0, past / cell) if cell > 0 else 0.0
+
+
 def depth_inside(points: np.ndarray, polygon: np.ndarray) -> np.ndarray:
     """How far inside the convex ``polygon`` each point lies: its distance to the nearest side."""
     ends = np.roll(polygon, -1, axis=0)

@@ -41,6 +41,7 @@ from ..geometry import (
     board_at,
     cell_size,
     cells_off_image,
+    cells_past,
     outline,
     quad_areas,
 )
@@ -124,6 +125,13 @@ WHOLE_PAST_EDGE = 0.25
 #: INNER_PLANE_EDGE of its shorter side, and at most INNER_PLANE_MOST of it (else it is the
 #: plane itself).
 INNER_PLANE_SHARE, INNER_PLANE_EDGE, INNER_PLANE_MOST = 0.02, 0.08, 0.6
+
+#: A plane warped square-on whose longer side is under this many pixels, and that shows no
+#: whole board, is searched again enlarged to it.
+ENLARGED_PLANE = 1600
+#: A board found on a plane reaching more than this many of its cells past the plane's
+#: outline is none of the plane's (a lattice of the screen's panels running past it).
+PAST_PLANE = 0.5
 
 
 @dataclass
@@ -339,11 +347,23 @@ def _search_board(image: np.ndarray, trace: Trace) -> BoardLocation | NotFound:
             # Every cell of a board on the plane found.  (An outline placed by a
             # frame or by objects counts no cells: the photo is searched too.)
             return on_plane
-        inner = _on_inner_plane(plane, quad, trace)
+        inner = _on_inner_plane(plane, trace)
         if inner is not None and _every_cell_found(inner):
             # A plane on the plane, every cell of its board found: a game's tilted view
             # of a board on its platform, on the monitor photographed.
             return inner
+        if max(plane.image.shape[:2]) < ENLARGED_PLANE:
+            # A small plane's cells may be too few pixels across for the segmentations
+            # (their edges blurred over most of a cell): the plane enlarged is searched too.
+            enlarged = _on_plane(rectify(image, quad, ENLARGED_PLANE), trace, "enlarged plane")
+            if (
+                enlarged is not None
+                and not enlarged.framed
+                and (on_plane is None or enlarged.confidence > on_plane.confidence)
+            ):
+                # More of its cells found.  (An outline placed by a frame counts none: noise
+                # enlarged makes specks that a frame's count may take for objects.)
+                on_plane = enlarged
     if found is None:
         begun = _locate_stages(image, trace)
         if on_plane is not None and quad is not None:
@@ -478,28 +498,29 @@ def _plane_rather(
     return more and (lines_kept or on_plane.confidence >= found.confidence)
 
 
-def _on_plane(plane: Rectified, trace: Trace) -> BoardLocation | None:
+def _on_plane(plane: Rectified, trace: Trace, name: str = "plane") -> BoardLocation | None:
     """The board found on a plane seen at an angle (a monitor's screen, a toy's case:
     ``screen``) warped square-on, in the photo's pixels; None when there is none.  What the
     search weighed goes to ``trace`` where it lies in the photo."""
     seen: list[Candidate] | None = [] if trace is not None else None
     found = _locate(plane.image, seen)
-    _trace_in_photo(plane, seen, trace, "plane")
-    return _in_photo(plane, found) if found else None
+    _trace_in_photo(plane, seen, trace, name)
+    if not found or cells_past(found.corners, found.rows, found.cols, plane.outline) > PAST_PLANE:
+        return None  # a board on the plane lies on it
+    return _in_photo(plane, found)
 
 
-def _on_inner_plane(plane: Rectified, quad: np.ndarray, trace: Trace) -> BoardLocation | None:
-    """The board found on a smaller plane seen at an angle inside the plane ``quad`` (warped
-    square-on: ``plane``), itself warped square-on: a board's platform in a game's tilted
+def _on_inner_plane(plane: Rectified, trace: Trace) -> BoardLocation | None:
+    """The board found on a smaller plane seen at an angle inside a plane warped square-on
+    (``plane``), itself warped square-on: a board's platform in a game's tilted
     view, shown on the monitor photographed.  In the photo's pixels; None when there is none.
     What that search weighed goes to ``trace`` where it lies in the photo."""
-    outline_there = apply_homography(np.linalg.inv(plane.to_photo), quad)
-    largest = INNER_PLANE_MOST * quad_areas(outline_there[None])[0]
+    largest = INNER_PLANE_MOST * quad_areas(plane.outline[None])[0]
     quads = [
         candidate
         for candidate in plane_quads(plane.image, INNER_PLANE_SHARE, INNER_PLANE_EDGE)
         if quad_areas(candidate[None])[0] < largest
-        and all(_inside(corner, outline_there) for corner in candidate)
+        and all(_inside(corner, plane.outline) for corner in candidate)
     ]
     inner = _target_plane(quads, plane.image.shape)
     if inner is None or not tilted(inner, PLANE_TILT):

@@ -58,10 +58,12 @@ RENDERED_ROWS = 64
 
 @dataclass(frozen=True)
 class Rectified:
-    """A plane warped square-on: its ``image`` and the homography back into the photo."""
+    """A plane warped square-on: its ``image``, the homography back into the photo and the
+    plane's own ``outline`` in the image (TL, TR, BR, BL; a margin of the photo lies round it)."""
 
     image: np.ndarray
     to_photo: np.ndarray  # rectified pixels -> photo pixels
+    outline: np.ndarray
 
 
 def looks_rendered(image: np.ndarray) -> bool:
@@ -125,12 +127,14 @@ def plane_quad(image: np.ndarray) -> np.ndarray | None:
     return quads[0] if quads else None
 
 
-def rectify(image: np.ndarray, quad: np.ndarray) -> Rectified:
-    """The plane inside ``quad`` (TL, TR, BR, BL) warped square-on, with a margin around it."""
+def rectify(image: np.ndarray, quad: np.ndarray, least: float = 0.0) -> Rectified:
+    """The plane inside ``quad`` (TL, TR, BR, BL) warped square-on, with a margin around it:
+    at the photo's own detail, enlarged where its longer side is under ``least`` pixels."""
     width = max(np.linalg.norm(quad[1] - quad[0]), np.linalg.norm(quad[2] - quad[3]))
     height = max(np.linalg.norm(quad[3] - quad[0]), np.linalg.norm(quad[2] - quad[1]))
     margin = RECTIFIED_MARGIN * max(width, height)
-    scale = min(1.0, RECTIFIED_SIDE / (max(width, height) + 2 * margin))
+    side = max(width, height) + 2 * margin
+    scale = min(RECTIFIED_SIDE / side, max(1.0, least / side))
     inner = (
         np.array(
             [
@@ -151,4 +155,4 @@ def rectify(image: np.ndarray, quad: np.ndarray) -> Rectified:
         flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
         borderMode=cv2.BORDER_REPLICATE,
     )
-    return Rectified(plane, to_photo.astype(np.float64))
+    return Rectified(plane, to_photo.astype(np.float64), inner)
