@@ -9,7 +9,7 @@ from synth.wild import wild_scene
 
 from vision_solver.vision.locate import locate_as_seen, locate_board
 from vision_solver.vision.locate.lattice import Lattice
-from vision_solver.vision.locate.scenery import frame_strip
+from vision_solver.vision.locate.scenery import abrupt_share, frame_strip
 from vision_solver.vision.locate.target import rest_of_picture, tilted
 
 
@@ -41,6 +41,31 @@ def test_a_toy_on_a_tiled_floor_is_found_not_the_floor(seed: int) -> None:
     # the floor was weighed and named as such for --debug-dir
     floors = [c for c in trace if "floor" in c.source]
     assert floors and max(c.rows * c.cols for c in floors) > 2 * found.rows * found.cols
+
+
+def test_tiles_change_colour_from_cell_to_cell_a_page_under_a_glare_spot_smoothly() -> None:
+    rng = np.random.default_rng(3)
+    glare = np.column_stack([np.linspace(60, 100, 40), np.zeros(40), np.zeros(40)])
+    glare = np.concatenate([glare, glare[::-1]])  # up to the spot and back, round the line
+    assert abrupt_share(glare) == 0.0
+    tiles = rng.choice([20.0, 45.0, 70.0, 95.0], size=(80, 1)) * [1, 0, 0]
+    assert abrupt_share(tiles) > 0.5
+    off_image = glare.copy()
+    off_image[10:30] = np.nan  # cells off the image take no part
+    off_image[50] = [20.0, 0, 0]  # one dark cell: the two steps into and out of it
+    assert abrupt_share(off_image) == pytest.approx(2 / 59)
+
+
+#: Tuning-side photo of a monitor whose board of black and white cells lies on a grey page
+#: that a glare spot lights up to white: the four colours round it, each one a cell's, made it
+#: a floor's patch of tiles.
+def test_a_board_on_a_page_under_a_glare_spot_is_no_floor() -> None:
+    scene = photo_scene(212, "monitor")
+    assert is_tuning(212) and scene.shows.startswith("bw-grid-dots")
+    found = locate_board(scene.image)
+    assert (found.rows, found.cols) == scene.cells.shape
+    diagonal = float(np.linalg.norm(scene.corners[2] - scene.corners[0]))
+    assert np.linalg.norm(found.corners - scene.corners, axis=1).mean() < 0.01 * diagonal
 
 
 #: Tuning-side photos of a monitor with a keyboard in front of it (the keys, larger than the

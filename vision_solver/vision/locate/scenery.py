@@ -26,19 +26,35 @@ from .lattice import Lattice
 #: and photos showed 1 to 3, or up to 6 where a small board's line outside
 #: fell past its case onto the table, none of them like the cells.
 FLOOR_CELLS, FLOOR_COLOURS, FLOOR_ALIKE = 30, 4, 0.5
+#: ... and at least FLOOR_ABRUPT of the neighbours along that line are SAME_COLOUR apart
+#: (``abrupt_share``): on the floors the search found in the tuning photos 0.13 to 1 (all
+#: but one patch); round a photographed screen's board of black and white cells whose page a
+#: glare spot lights from grey to white (four colours outside, all the cells' own) 0 to 0.04.
+FLOOR_ABRUPT = 0.1
 
 
 def outside_colours(lattice: Lattice, lab: np.ndarray) -> np.ndarray:
-    """The colours of the cells of the line just outside the lattice (those on the image).
-
-    The line is the row above and below and the column left and right of the
-    lattice's cells.
-    """
+    """The colours of the cells of the line just outside the lattice, in order round it (the
+    row above left to right, the column right of it downwards, the row below, the column
+    left of it); NaN where a cell is off the image."""
     (r0, r1), (c0, c1) = lattice.rows, lattice.cols
-    keys = [(r, c) for c in range(c0, c1 + 1) for r in (r0 - 1, r1 + 1)]
-    keys += [(r, c) for r in range(r0, r1 + 1) for c in (c0 - 1, c1 + 1)]
-    colours = cell_colours(lattice, lab, keys)
-    return colours[~np.isnan(colours).any(axis=1)]
+    keys = [(r0 - 1, c) for c in range(c0, c1 + 1)]
+    keys += [(r, c1 + 1) for r in range(r0, r1 + 1)]
+    keys += [(r1 + 1, c) for c in range(c1, c0 - 1, -1)]
+    keys += [(r, c0 - 1) for r in range(r1, r0 - 1, -1)]
+    return cell_colours(lattice, lab, keys)
+
+
+def abrupt_share(colours: np.ndarray) -> float:
+    """The share of neighbours along a line of cells' ``colours`` (in order, closed; NaN
+    off the image) that are SAME_COLOUR or more apart: tiles of many colours change from
+    one cell to the next; a page under a glare spot or a vignette changes smoothly."""
+    following = np.roll(colours, -1, axis=0)
+    both = ~np.isnan(colours).any(axis=1) & ~np.isnan(following).any(axis=1)
+    if not both.any():
+        return 0.0
+    steps = np.linalg.norm(colours[both] - following[both], axis=1)
+    return float(np.mean(steps >= SAME_COLOUR))
 
 
 def members_alike(lattice: Lattice, lab: np.ndarray, colours: np.ndarray) -> float:
@@ -64,10 +80,12 @@ def tiled_floor(lattice: Lattice, lab: np.ndarray) -> bool:
     """
     if len(lattice.members) < FLOOR_CELLS:
         return False
-    outside = outside_colours(lattice, lab)
+    around = outside_colours(lattice, lab)
+    outside = around[~np.isnan(around).any(axis=1)]
     if (
         len(one_of_each(outside)) >= FLOOR_COLOURS
         and members_alike(lattice, lab, outside) >= FLOOR_ALIKE
+        and abrupt_share(around) >= FLOOR_ABRUPT
     ):
         return True
     if len(lattice.members) < RUNS_OFF_CELLS:
