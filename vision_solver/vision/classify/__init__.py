@@ -57,7 +57,7 @@ from .objects3d import (
     read_objects,
     turns_split_as_looks,
 )
-from .turns import TURNED_CELLS, TurnReading, read_turns
+from .turns import TURNED_CELLS, TurnReading, cell_lab, read_turns
 
 __all__ = ["LIT", "CellReading", "CellStack", "Lit", "LitBy", "learn_from_board", "read_cells"]
 
@@ -542,14 +542,14 @@ def _halo_tints(stack: CellStack) -> np.ndarray:
     PANEL_FRAME pixels: the panel between the cells) is from the board's panel colour (what
     those frames show most).  A lamp that glows tints the panel round it."""
     grid = stack.grid
-    rows, cols, size = grid.rows, grid.cols, CELL_PX
-    cells = lab_on_scale(stack.board(size)).reshape(rows, size, cols, size, 3)
-    frame = np.ones(size, bool)
+    cells = cell_lab(stack.board(CELL_PX), grid.rows, grid.cols)
+    frame = np.ones(CELL_PX, bool)
     frame[PANEL_FRAME:-PANEL_FRAME] = False
     edges = frame[:, None] | frame[None, :]
-    frames = cells.transpose(0, 2, 1, 3, 4)[:, :, edges]  # (rows, cols, pixels, 3)
+    frames = cells[:, edges]  # (cells, pixels, 3)
     panel = np.median(frames.reshape(-1, 3), axis=0)
-    return np.median(np.linalg.norm(frames - panel, axis=3), axis=2)
+    tints = np.median(np.linalg.norm(frames - panel, axis=2), axis=1)
+    return tints.reshape(grid.rows, grid.cols)
 
 
 #: A board most of whose cells (this share) carry a mark may be one object in
