@@ -13,6 +13,7 @@ from vision_solver.vision.grid import (
     Grid,
     align_cells,
     find_grid,
+    fit_tiles,
     gaps_shift,
     joined_halves,
     parse_size,
@@ -115,6 +116,20 @@ def test_a_lattice_found_on_its_tiles_highlights_is_moved_onto_their_gaps(seed):
     pitch = np.linalg.norm(scene.corners[1] - scene.corners[0]) / scene.cells.shape[1]
     assert (grid.rows, grid.cols) == scene.cells.shape
     assert np.abs(grid.corners - scene.corners).max() < 0.1 * pitch
+    assert read_board(scene.image, looks=[]).cells.tolist() == scene.cells.tolist()
+
+
+def test_a_floor_of_tiles_smaller_than_the_cells_does_not_place_the_lamps_grid():
+    """Lamps let into a floor of tiles half a cell wide (a fresh tuning seed): every cell
+    shows the floor's tile outlines, one of them a quarter cell off the lamp.  That outline
+    holds no lamp, so the grid stays on the lamps and they read."""
+    from synth.wild import wild_scene
+
+    scene = wild_scene(10952, "lights-in-scene")
+    rows, cols = scene.cells.shape
+    placed = board_at(np.asarray(scene.corners, float), rows, cols)
+    grid = Grid(rows, cols, placed.homography, placed.corners)
+    assert np.abs(fit_tiles(scene.image, grid).corners - grid.corners).max() < 0.02 * pitch(scene)
     assert read_board(scene.image, looks=[]).cells.tolist() == scene.cells.tolist()
 
 

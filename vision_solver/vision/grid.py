@@ -177,8 +177,40 @@ def fit_tiles(image: np.ndarray, grid: Grid, cell_px: int | None = None) -> Grid
     tile = float(np.clip(max(w, h) / cell_px, 0.2, 1.0))
     shift = np.array([x + w / 2, y + h / 2]) / cell_px - 0.5
     if tile < 0.95 and np.all(np.abs(shift) < 0.25):
+        if not _holds_what_differs(image, grid, cell_px, (x, y, w, h)):
+            return grid  # an outline finer than the board's (a floor's tiles under it)
         return grid.moved(shift, tile)
     return Grid(grid.rows, grid.cols, grid.homography, grid.corners, tile)
+
+
+#: A tile's outline places the grid only when it holds what differs from cell to cell (the
+#: board's states): their centre, weighed by how much the cells differ at each place, lies
+#: within the middle TILE_HOLDS of the tile's box either way.  A floor's tile a quarter cell
+#: off a lamp has the lamp at its corner (the centre half its box from its middle); the
+#: outline of glyphs on bevelled tiles holds what differs at 0.3 of its box from its middle.
+TILE_HOLDS = 0.8
+
+
+def _holds_what_differs(
+    image: np.ndarray, grid: Grid, cell_px: int, box: tuple[int, int, int, int]
+) -> bool:
+    """Whether the tile outlined by ``box`` (x, y, width, height, in a cell of ``cell_px``)
+    holds the centre of what differs between the cells (TILE_HOLDS).
+
+    A floor of small tiles under a board of lamps shows its tiles' outlines in
+    every cell as a tile would: one of them, off the lamp, is no tile of the
+    board."""
+    board = grid.rectify(image, cell_px, gray=True).astype(np.float32)
+    cells = board.reshape(grid.rows, cell_px, grid.cols, cell_px).transpose(0, 2, 1, 3)
+    spread = cells.reshape(-1, cell_px, cell_px).std(axis=0)
+    weight = np.clip(spread - np.quantile(spread, 0.1), 0.0, None)  # over the gaps' level
+    if weight.sum() <= 1e-6:
+        return True  # the cells all alike: nothing to hold
+    ys, xs = np.mgrid[0:cell_px, 0:cell_px] + 0.5
+    centre = np.array([(weight * xs).sum(), (weight * ys).sum()]) / weight.sum()
+    x, y, w, h = box
+    middle = np.array([x + w / 2, y + h / 2])
+    return bool(np.all(np.abs(centre - middle) <= TILE_HOLDS / 2 * np.array([w, h])))
 
 
 #: The gaps between tiles are where every cell shows the same colour: the position in the
