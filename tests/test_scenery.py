@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 from synth.photo import is_tuning, photo_scene
@@ -143,3 +144,36 @@ def test_a_board_in_a_strip_is_no_frame_of_a_part_of_itself() -> None:
     board = _lattice(17, 3, (20, 10), 10)  # a 17x3 board of look-alike tiles
     part = _lattice(11, 3, (20, 40), 10)  # 11 of its rows, found on their own
     assert not frame_strip(board, [board, part], lab)
+
+
+def _card(colours: np.ndarray) -> np.ndarray:
+    """A dark HUD panel holding a 3x4 card of 60-pixel squares, 8 apart, in ``colours``
+    (12 BGR colours, row by row)."""
+    image = np.full((400, 500, 3), 40, np.uint8)
+    for index, colour in enumerate(colours):
+        row, col = divmod(index, 4)
+        y, x = 90 + row * 68, 110 + col * 68
+        image[y : y + 60, x : x + 60] = colour
+    return image
+
+
+def test_a_card_of_icons_each_of_its_own_colour_is_no_board() -> None:
+    """A game's command card: twelve squares, every one of a colour of its own, is a palette
+    (a board's cells repeat a few states), weighed and named so for --debug-dir."""
+    rng = np.random.default_rng(3)
+    hues = rng.permutation(12) * 15  # twelve hues, 30 degrees apart
+    hsv = np.stack([hues, np.full(12, 200), rng.integers(150, 250, 12)], axis=1)
+    colours = cv2.cvtColor(hsv.astype(np.uint8)[None], cv2.COLOR_HSV2BGR)[0]
+    trace: list = []
+    found = locate_board(_card(colours), trace)
+    assert not found
+    assert "a colour of its own in each cell" in found.reason
+    assert any("palette" in candidate.source for candidate in trace)
+
+
+def test_the_same_card_in_two_colours_is_a_board() -> None:
+    """The same twelve squares lit or not (two colours) are a lights board."""
+    lit = np.random.default_rng(3).random(12) < 0.5
+    colours = np.where(lit[:, None], [[60, 200, 240]], [[90, 70, 60]]).astype(np.uint8)
+    found = locate_board(_card(colours))
+    assert found and (found.rows, found.cols) == (3, 4)

@@ -65,7 +65,7 @@ from .judge import (
 )
 from .lattice import Lattice, Pool, lattice_from, without
 from .objects import extend_lattice, object_board
-from .scenery import frame_strip, tiled_floor
+from .scenery import frame_strip, palette, tiled_floor
 from .screen import PLANE_TILT, Rectified, looks_rendered, plane_quads, rectify
 from .segment import (
     COARSE_SIDE,
@@ -257,6 +257,9 @@ def _best_lattice(
                 best = max(tiles, key=lambda lat: lat.score)
         if best is not None:
             best.finer = finer_hidden(best, blobs)
+            best.palette = palette(best, lab)
+            if best.palette and record is not None:
+                record(best, f"stage {stage}, a palette")
         if (
             stage < EARLY_STAGES
             and complete_and_solid(best, lab)
@@ -747,6 +750,10 @@ def _lattice_location(
         # Specks on a lattice that runs off the image are what texture (noise,
         # foliage) makes up; a board's cells past the image could not be read.
         return NotFound(f"the only grid found runs {off:.1f} cells off the image")
+    if best.palette:
+        # A game's command card, a colour picker: a lattice of icons, each of its own colour,
+        # where a board's cells repeat a few states.
+        return NotFound(f"the only grid found ({rows}x{cols}) has a colour of its own in each cell")
     cover = len(best.members) / (rows * cols)
     return BoardLocation(corners, homography, rows, cols, float(min(1.0, cover)))
 

@@ -88,6 +88,7 @@ class Lattice:
     score: float
     group: int = 0  # blobs in the size group it was fitted to
     finer: bool = False  # look-alikes sit half-way between its points: a finer board?
+    palette: bool = False  # nearly every cell of a colour of its own: icons, no board
 
     @property
     def shape(self) -> tuple[int, int]:

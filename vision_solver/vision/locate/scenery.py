@@ -93,6 +93,22 @@ def tiled_floor(lattice: Lattice, lab: np.ndarray) -> bool:
     return runs_off(lattice, lab.shape) and len(state_colours(lattice, lab)) >= FLOOR_COLOURS
 
 
+#: A lattice of at least PALETTE_CELLS cells whose cells nearly all differ in colour from
+#: one another (PALETTE_SHARE of them distinct, SAME_COLOUR apart) is a palette: a game's
+#: command card of icons, a colour picker.  A board's cells repeat a few states (two lit
+#: colours, the tiles of four turns); a floor's tiles differ a little in shade.
+PALETTE_CELLS = 6
+PALETTE_SHARE = 0.75
+
+
+def palette(lattice: Lattice, lab: np.ndarray) -> bool:
+    """True when nearly every cell of the lattice has a colour of its own (PALETTE_SHARE)."""
+    count = len(lattice.members)
+    if count < PALETTE_CELLS:
+        return False
+    return len(state_colours(lattice, lab)) >= PALETTE_SHARE * count
+
+
 #: A lattice is a strip when it is at most STRIP_ACROSS cells across and at
 #: least STRIP_ALONG times as many along.  The brick and slab borders round
 #: the tuning looks' 3-D boards were found as strips 2 or 3 bricks across and
