@@ -53,6 +53,20 @@ def test_board_found_in_part_by_the_first_segmentation_is_read_whole(look, seed,
     assert_read_exactly(random_scene(seed, look=look, tilt=tilt), within=0.2)
 
 
+def test_an_outer_line_lost_in_a_page_lighter_toward_it_is_still_found():
+    """Tiles on a page whose colour grows lighter toward the board's left column (a fresh
+    tuning seed): the first segmentation merges that column with the page, and the other
+    six columns made a complete board of their own that ended the search early.  The line
+    just outside shows the tiles' colour, so the search goes on and finds all seven."""
+    from synth.wild import wild_scene
+
+    scene = wild_scene(11016, "arrow-glyph-any")
+    found = locate_board(scene.image)
+    assert (found.rows, found.cols) == scene.cells.shape == (7, 7)
+    diagonal = float(np.linalg.norm(scene.corners[2] - scene.corners[0]))
+    assert np.linalg.norm(found.corners - scene.corners, axis=1).max() < 0.01 * diagonal
+
+
 @pytest.mark.parametrize(("seed", "shape", "cell_px"), [(3, (16, 20), 33), (10, (20, 20), 36)])
 def test_board_whose_lower_tiles_carry_three_digit_numbers_is_read_whole(seed, shape, cell_px):
     """Numbers 100 and up cut a small tile's flat region into strips that are not cells.

@@ -49,7 +49,7 @@ from .blobs import distinct, size_groups
 from .bridge import bridged, framed_lines
 from .dual import tiles_around
 from .frames import Framed, framed_board
-from .gapless import grow_gapless, pieces_run_on, runs_on
+from .gapless import colour_runs_on, grow_gapless, pieces_run_on, runs_on
 from .judge import (
     MIN_PITCH,
     around,
@@ -264,6 +264,7 @@ def _best_lattice(
             stage < EARLY_STAGES
             and complete_and_solid(best, lab)
             and not runs_on(best, blobs)
+            and not colour_runs_on(best, lab, page)
             and not (regions and pieces_run_on(best, lab, regions[0]))
         ):
             return _Search(best, False, textured=textured)

@@ -173,6 +173,43 @@ def runs_on(lattice: Lattice, blobs: list[Blob]) -> bool:
     return blocks >= 2
 
 
+#: A line of cells just outside a lattice continues it when this share of its cells (those
+#: on the image, two at least) shows a colour of the members' (within SAME_COLOUR of one).
+LINE_ALIKE = 0.8
+
+
+def colour_runs_on(lattice: Lattice, lab: np.ndarray, page: np.ndarray) -> bool:
+    """True when a row or column just outside the lattice shows its cells' colours, those
+    unlike the ``page``'s (its commonest colour, on the one scale).
+
+    A segmentation may merge a board's outer line with a page of nearly its
+    colour (a gradient lighter toward one side): no blob, neither whole tiles
+    nor blocks of them, lies there, but the cells are there in the image.
+    (Cells of the page's colour, unlit on a dark page, find the page's own
+    grid round a board as like them.)
+    """
+    (r0, r1), (c0, c1) = lattice.rows, lattice.cols
+    states = state_colours(lattice, lab)
+    states = states[np.linalg.norm(states - page, axis=1) >= SAME_COLOUR]
+    if not len(states):
+        return False
+    lines = [
+        [(r0 - 1, c) for c in range(c0, c1 + 1)],
+        [(r1 + 1, c) for c in range(c0, c1 + 1)],
+        [(r, c0 - 1) for r in range(r0, r1 + 1)],
+        [(r, c1 + 1) for r in range(r0, r1 + 1)],
+    ]
+    for keys in lines:
+        colours = cell_colours(lattice, lab, keys)
+        colours = colours[~np.isnan(colours).any(axis=1)]
+        if len(colours) < 2:
+            continue
+        near = np.linalg.norm(colours[:, None, :] - states[None], axis=2).min(axis=1)
+        if np.mean(near < SAME_COLOUR) >= LINE_ALIKE:
+            return True
+    return False
+
+
 def pieces_run_on(
     lattice: Lattice, lab: np.ndarray, regions: Regions, tolerance: float = SAME_COLOUR
 ) -> bool:
