@@ -185,8 +185,8 @@ def colour_runs_on(lattice: Lattice, lab: np.ndarray, page: np.ndarray) -> bool:
     A segmentation may merge a board's outer line with a page of nearly its
     colour (a gradient lighter toward one side): no blob, neither whole tiles
     nor blocks of them, lies there, but the cells are there in the image.
-    (Cells of the page's colour, unlit on a dark page, find the page's own
-    grid round a board as like them.)
+    Cells of the page's own colour are left out: unlit cells on a dark page
+    would find the page's grid round the board like them.
     """
     (r0, r1), (c0, c1) = lattice.rows, lattice.cols
     states = state_colours(lattice, lab)
