@@ -145,7 +145,12 @@ def parse_size(text: str) -> tuple[int, int]:
 
 def edge_strength(image: np.ndarray, grid: Grid, cell_px: int, margin: float = 0.0) -> np.ndarray:
     """Edge strength (gradient magnitude, grey) of the rectified board."""
-    board = grid.rectify(image, cell_px, margin, gray=True).astype(np.float32)
+    return _gradient(grid.rectify(image, cell_px, margin, gray=True))
+
+
+def _gradient(grey: np.ndarray) -> np.ndarray:
+    """The gradient magnitude of a grey image."""
+    board = grey.astype(np.float32)
     gx = cv2.Sobel(board, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(board, cv2.CV_32F, 0, 1, ksize=3)
     # (numpy, not cv2.magnitude: its result depends on where the array lies in memory)
@@ -165,7 +170,8 @@ def fit_tiles(image: np.ndarray, grid: Grid, cell_px: int | None = None) -> Grid
     if cell_px is None:
         count = grid.rows * grid.cols
         cell_px = 48 if count <= 144 else 32 if count <= 256 else 16
-    magnitude = edge_strength(image, grid, cell_px).reshape(grid.rows, cell_px, grid.cols, cell_px)
+    grey = grid.rectify(image, cell_px, gray=True)
+    magnitude = _gradient(grey).reshape(grid.rows, cell_px, grid.cols, cell_px)
     mean_cell = magnitude.mean(axis=(0, 2))
     strong = (mean_cell > 0.4 * mean_cell.max()).astype(np.uint8)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(strong, connectivity=8)
@@ -177,7 +183,7 @@ def fit_tiles(image: np.ndarray, grid: Grid, cell_px: int | None = None) -> Grid
     tile = float(np.clip(max(w, h) / cell_px, 0.2, 1.0))
     shift = np.array([x + w / 2, y + h / 2]) / cell_px - 0.5
     if tile < 0.95 and np.all(np.abs(shift) < 0.25):
-        if not _holds_what_differs(image, grid, cell_px, (x, y, w, h)):
+        if not _holds_what_differs(grey, grid, cell_px, (x, y, w, h)):
             return grid  # an outline finer than the board's (a floor's tiles under it)
         return grid.moved(shift, tile)
     return Grid(grid.rows, grid.cols, grid.homography, grid.corners, tile)
@@ -194,17 +200,17 @@ TILE_HOLDS = 0.8
 
 
 def _holds_what_differs(
-    image: np.ndarray, grid: Grid, cell_px: int, box: tuple[int, int, int, int]
+    grey: np.ndarray, grid: Grid, cell_px: int, box: tuple[int, int, int, int]
 ) -> bool:
     """Whether the tile outlined by ``box`` (x, y, width, height, in a cell of ``cell_px``)
-    holds the centre of what differs between the cells, along one axis at least
-    (TILE_HOLDS).
+    holds the centre of what differs between the cells of ``grey`` (the board rectified at
+    ``cell_px``, grey), along one axis at least (TILE_HOLDS).
 
     A floor of small tiles under a board of lamps shows its tiles' outlines in
     every cell as a tile would: one of them, off the lamp, is no tile of the
     board."""
-    board = grid.rectify(image, cell_px, gray=True).astype(np.float32)
-    cells = board.reshape(grid.rows, cell_px, grid.cols, cell_px).transpose(0, 2, 1, 3)
+    cells = grey.astype(np.float32).reshape(grid.rows, cell_px, grid.cols, cell_px)
+    cells = cells.transpose(0, 2, 1, 3)
     spread = cells.reshape(-1, cell_px, cell_px).std(axis=0)
     weight = np.clip(spread - np.quantile(spread, 0.1), 0.0, None)  # over the gaps' level
     if weight.sum() <= 1e-6:

@@ -46,6 +46,19 @@ def on_image(pixels: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
     return ((x >= 0) & (x < w) & (y >= 0) & (y < h)).all(axis=-1)
 
 
+def outside_lines(lattice: Lattice) -> list[list[tuple[int, int]]]:
+    """The cells (row, col) of the line just outside the lattice, side by side in order
+    round it: the row above left to right, the column right of it downwards, the row below
+    right to left, the column left of it upwards."""
+    (r0, r1), (c0, c1) = lattice.rows, lattice.cols
+    return [
+        [(r0 - 1, c) for c in range(c0, c1 + 1)],
+        [(r, c1 + 1) for r in range(r0, r1 + 1)],
+        [(r1 + 1, c) for c in range(c1, c0 - 1, -1)],
+        [(r, c0 - 1) for r in range(r1, r0 - 1, -1)],
+    ]
+
+
 def cell_colours(lattice: Lattice, lab: np.ndarray, keys: list[tuple[int, int]]) -> np.ndarray:
     """Median Lab colour of each lattice cell (row, col) in ``keys``; NaN where off the image."""
     pixels = cell_points(lattice, keys, RING)

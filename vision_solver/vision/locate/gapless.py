@@ -14,7 +14,7 @@ import numpy as np
 
 from ..colour import SAME_COLOUR, on_scale
 from ..geometry import apply_homography
-from .cellsample import cell_areas, cell_colours, cell_regions, state_colours
+from .cellsample import cell_areas, cell_colours, cell_regions, outside_lines, state_colours
 from .judge import pitch
 from .lattice import Lattice
 from .segment import Blob, Regions
@@ -188,18 +188,11 @@ def colour_runs_on(lattice: Lattice, lab: np.ndarray, page: np.ndarray) -> bool:
     Cells of the page's own colour are left out: unlit cells on a dark page
     would find the page's grid round the board like them.
     """
-    (r0, r1), (c0, c1) = lattice.rows, lattice.cols
     states = state_colours(lattice, lab)
     states = states[np.linalg.norm(states - page, axis=1) >= SAME_COLOUR]
     if not len(states):
         return False
-    lines = [
-        [(r0 - 1, c) for c in range(c0, c1 + 1)],
-        [(r1 + 1, c) for c in range(c0, c1 + 1)],
-        [(r, c0 - 1) for r in range(r0, r1 + 1)],
-        [(r, c1 + 1) for r in range(r0, r1 + 1)],
-    ]
-    for keys in lines:
+    for keys in outside_lines(lattice):
         colours = cell_colours(lattice, lab, keys)
         colours = colours[~np.isnan(colours).any(axis=1)]
         if len(colours) < 2:

@@ -14,7 +14,7 @@ import numpy as np
 
 from ..colour import SAME_COLOUR
 from ..geometry import apply_homography
-from .cellsample import cell_colours, one_of_each, state_colours
+from .cellsample import cell_colours, one_of_each, outside_lines, state_colours
 from .judge import RUNS_OFF_CELLS, middle, pitch, runs_off
 from .lattice import Lattice
 
@@ -37,12 +37,7 @@ def outside_colours(lattice: Lattice, lab: np.ndarray) -> np.ndarray:
     """The colours of the cells of the line just outside the lattice, in order round it (the
     row above left to right, the column right of it downwards, the row below, the column
     left of it); NaN where a cell is off the image."""
-    (r0, r1), (c0, c1) = lattice.rows, lattice.cols
-    keys = [(r0 - 1, c) for c in range(c0, c1 + 1)]
-    keys += [(r, c1 + 1) for r in range(r0, r1 + 1)]
-    keys += [(r1 + 1, c) for c in range(c1, c0 - 1, -1)]
-    keys += [(r, c0 - 1) for r in range(r1, r0 - 1, -1)]
-    return cell_colours(lattice, lab, keys)
+    return cell_colours(lattice, lab, [key for line in outside_lines(lattice) for key in line])
 
 
 def abrupt_share(colours: np.ndarray) -> float:
