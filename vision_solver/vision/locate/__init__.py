@@ -48,6 +48,7 @@ from ..geometry import (
 from .blobs import distinct, size_groups
 from .bridge import bridged, framed_lines
 from .dual import tiles_around
+from .edgelines import lined_board
 from .frames import Framed, framed_board
 from .gapless import colour_runs_on, grow_gapless, pieces_run_on, runs_on
 from .judge import (
@@ -358,6 +359,9 @@ def _search_board(image: np.ndarray, trace: Trace) -> BoardLocation | NotFound:
             # A plane on the plane, every cell of its board found: a game's tilted view
             # of a board on its platform, on the monitor photographed.
             return inner
+        # A board whose cells merged (the camera blurred away the thin lines between them),
+        # counted by its edges' lines: no cell found as a blob, so it ends no search.
+        on_plane = _lined_on_plane(plane, on_plane, trace) or on_plane
         if max(plane.image.shape[:2]) < ENLARGED_PLANE:
             # A small plane's cells may be too few pixels across for the segmentations
             # (their edges blurred over most of a cell): the plane enlarged is searched too.
@@ -514,6 +518,28 @@ def _on_plane(plane: Rectified, trace: Trace, name: str = "plane") -> BoardLocat
     if not found or cells_past(found.corners, found.rows, found.cols, plane.outline) > PAST_PLANE:
         return None  # a board on the plane lies on it
     return _in_photo(plane, found)
+
+
+def _lined_on_plane(
+    plane: Rectified, on_plane: BoardLocation | None, trace: Trace
+) -> BoardLocation | None:
+    """The board on a plane warped square-on counted by the lines of its cells' edges
+    (``edgelines``), in the photo's pixels, where it holds more cells than the board found
+    on the plane (``on_plane``, a part of it) and lies round it; else None."""
+    found = lined_board(plane.image)
+    if found is None:
+        return None
+    found = _in_photo(plane, found)
+    if trace is not None:
+        trace.append(
+            Candidate(found.corners, found.rows, found.cols, float(found.confidence), "lines")
+        )
+    if on_plane is not None and (
+        found.rows * found.cols <= on_plane.rows * on_plane.cols
+        or not _inside(on_plane.corners.mean(axis=0), found.corners)
+    ):
+        return None
+    return found
 
 
 def _on_inner_plane(plane: Rectified, trace: Trace) -> BoardLocation | None:
