@@ -359,6 +359,12 @@ def _search_board(image: np.ndarray, trace: Trace) -> BoardLocation | NotFound:
             # A plane on the plane, every cell of its board found: a game's tilted view
             # of a board on its platform, on the monitor photographed.
             return inner
+        if inner is not None and (
+            on_plane is None or inner.rows * inner.cols > on_plane.rows * on_plane.cols
+        ):
+            # Not every cell of the platform's board found, but more of them than of any
+            # board found on the screen itself: it stands for the screen's.
+            on_plane = inner
         # A board whose cells merged (the camera blurred away the thin lines between them),
         # counted by its edges' lines: no cell found as a blob, so it ends no search.
         on_plane = _lined_on_plane(plane, on_plane, trace) or on_plane
