@@ -48,7 +48,7 @@ MISSING = 0.2
 #: Cells at least this many work pixels a side, at most this share of the plane's side.
 LEAST_PITCH, MOST_PITCH = 8.0, 0.25
 #: A line lies on the lattice within this share of the pitch (or SAME_LINE pixels).
-ON_PITCH = 0.08
+ON_PITCH = 0.12
 #: A cell's inner part (this share of it cut off each side) is flat when this share of its
 #: pixels lies within SAME_COLOUR of its median ...
 INSET, FLAT_SHARE = 0.2, 0.75
