@@ -9,12 +9,15 @@ of its grid lines, and a plane warped square-on (``screen``) has those lines
 upright and level.
 
 So the edges are gathered into upright and level lines (runs of edge pixels
-at one x, or one y), and the board's columns are the longest run of upright
-lines evenly spaced, its rows the same of the level lines among them.  The
-lattice is then checked by what its cells hold, as a board's cells differ: each
-cell one flat colour, those colours a few states, more than one of them.
-Lines past the board at the same spacing (a button row under it) are
-trimmed off by that check.
+at one x, or one y).  Each of the longest runs of evenly spaced lines along
+either axis seeds a lattice: the other axis is the longest run among the lines
+lying across it, and each axis again among those across the other's (the
+page's own lines elsewhere drop out).  An end line along which edges hardly
+run (a row of buttons below, at the board's pitch) is no outline, and the
+lattice is checked by what its cells hold, as a board's cells differ: each cell
+one flat colour, those colours a few states, more than one of them (a frame
+taken in as a line of cells is a colour of its own).  The lattice that holds a
+board of the most cells is the board.
 """
 
 from __future__ import annotations
@@ -83,10 +86,7 @@ def lined_board(image: np.ndarray) -> BoardLocation | None:
     upright, level = _edge_runs(lab)
     most = MOST_PITCH * max(work.shape[:2])
     colours = lab_on_scale(work)
-    # The longest runs of lines along either axis each seed a lattice: the other axis is
-    # the longest run among the lines lying across it, and each axis again among the lines
-    # across the other's (the page's own lines elsewhere, a menu's, a title's, drop out).
-    # The lattice that holds a board of the most cells is the board.
+    # Each seed (a run of lines along one axis) grows its lattice, trimmed and checked.
     seeds = [(span, None) for span in _progressions(_lines(upright), most)]
     seeds += [(None, span) for span in _progressions(_lines(level), most)]
     lattice = None
@@ -156,7 +156,7 @@ def _covers(
     start, step, count = span
     first, pitch, cells = across
     low, high = first, first + pitch * cells
-    tolerance = max(2 * SAME_LINE, ON_PITCH * step)  # (an edge blurred into two, as above)
+    tolerance = max(2 * SAME_LINE, ON_PITCH * step)  # (an edge blurred into two: _line_at)
     covers = np.zeros(count + 1)
     for k in range(count + 1):
         on = runs[np.abs(runs[:, 0] - (start + k * step)) <= tolerance]
