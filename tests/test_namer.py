@@ -195,6 +195,20 @@ def test_a_far_row_the_lattice_lost_is_taken_back_into_a_board_of_chairs():
     assert np.abs(grid.corners - scene.corners).max() < 0.03 * diagonal
 
 
+@pytest.mark.parametrize(("border", "peeled"), [(0.04, True), (0.3, False)])
+def test_a_board_seen_unsurely_is_peeled_only_from_a_border_holding_nothing(
+    border: float, peeled: bool
+) -> None:
+    # A photographed screen leaves the namer unsure of the board's cells (0.75 on average):
+    # the block is a board where the lines round it hold no object at all.
+    objects = np.full((8, 7), border)
+    objects[1:-1, 1:-1] = 0.75
+    apart = np.full((8, 7), 20.0)
+    apart[1:-1, 1:-1] = 3.0
+    expected = ((1, 7), (1, 6)) if peeled else None
+    assert peeled_block(objects, apart) == expected
+
+
 def test_a_lattice_without_objects_is_not_peeled_into_a_board():
     objects = np.full((6, 6), 0.05)
     objects[2:4, 2:4] = 0.6

@@ -67,6 +67,12 @@ MODEL_NAME = "object_namer.onnx"
 EMPTY_LINE = 0.75
 OTHER_FLOOR = 10.0
 OBJECTS_BLOCK = 0.9
+#: What is left once the lines are peeled is a board of objects when its cells hold one with
+#: odds OBJECTS_BLOCK on average, or PEELED_BLOCK where the lines peeled hold none (their
+#: odds EMPTY_PEELED at most): a photographed screen leaves the namer unsure of a board's
+#: edge cells (a 6x5 board of chairs in its border, 0.75 against the border's 0.04).
+PEELED_BLOCK = 0.7
+EMPTY_PEELED = 0.1
 #: A board of objects in a border (another floor all round it) that a lattice found one line
 #: short of (its far row, seen smaller; its near one, the objects leaning out of it) takes
 #: in the line just outside an edge where the namer sees objects in it with GROWN_OBJECTS
@@ -271,7 +277,8 @@ def peeled_block(
     or more from the board's (``apart``, Delta E, at the median: a border's tiles, not the
     board's edge cells that the network sees less surely) and the block keeps two rows and two
     columns.  None when nothing is peeled, or when what is left is no board of objects (its
-    odds under OBJECTS_BLOCK on average)."""
+    odds under OBJECTS_BLOCK on average, or PEELED_BLOCK beside lines peeled that hold none:
+    EMPTY_PEELED)."""
     rows, cols = objects.shape
     r0, r1, c0, c1 = 0, rows, 0, cols
     while r1 - r0 > 2 or c1 - c0 > 2:
@@ -298,6 +305,8 @@ def peeled_block(
             c1 -= 1
     if (r0, r1, c0, c1) == (0, rows, 0, cols):
         return None
-    if objects[r0:r1, c0:c1].mean() < OBJECTS_BLOCK:
+    block = objects[r0:r1, c0:c1].mean()
+    peeled = (objects.sum() - objects[r0:r1, c0:c1].sum()) / (objects.size - (r1 - r0) * (c1 - c0))
+    if block < OBJECTS_BLOCK and (block < PEELED_BLOCK or peeled > EMPTY_PEELED):
         return None
     return (r0, r1), (c0, c1)

@@ -333,7 +333,10 @@ def _search_board(image: np.ndarray, trace: Trace) -> BoardLocation | NotFound:
     place is a screenshot's, and the answer; a board found whole on the plane
     is the answer.  A rendered picture (``screen.looks_rendered``) is searched
     as it stands first, a photo on its plane first: each pays for the other
-    search only when the first found no whole board.  A small plane that shows no whole
+    search only when the first found no whole board.  Where the plane shows no whole
+    board, a board on a platform on it (``_on_inner_plane``) or one counted by the lines of
+    its cells' edges (``edgelines``: cells merged by the camera's blur) stands for the
+    plane's where it holds more cells.  A small plane that shows no whole
     board is searched again enlarged (ENLARGED_PLANE), its board standing for the plane's
     where more of its cells were found.  When no search found a whole board, a
     partial board on the plane is kept when the search as seen found a board
