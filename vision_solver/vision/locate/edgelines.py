@@ -92,7 +92,7 @@ def lined_board(image: np.ndarray) -> BoardLocation | None:
     lattice = None
     for cols, rows in seeds:
         for _ in range(2):
-            if rows is None or cols is not None:
+            if cols is not None:  # (a seed of rows grows its columns first)
                 rows = _progression(_lines(_within(level, cols)), most) or rows
             if rows is None:
                 break
