@@ -256,12 +256,17 @@ def gaps_shift(image: np.ndarray, grid: Grid) -> np.ndarray:
         return shift  # tiles all of one colour: their faces agree as well as their gaps
     spread = np.linalg.norm(cells.std(axis=0), axis=2)
     for axis, profile in enumerate((spread.mean(axis=0), spread.mean(axis=1))):
-        low = int(np.argmin(profile))
-        if profile[low] >= GAP_DIP * float(np.median(profile)):
+        level = GAP_DIP * float(np.median(profile))
+        if profile.min() >= level:
             continue
-        before, after = profile[(low - 1) % px], profile[(low + 1) % px]
-        peak = float(_parabola_peak(np.array(before), np.array(profile[low]), np.array(after)))
-        at = ((low + 0.5 + peak) / px) % 1.0  # where the gap runs, in the cell
+        # The gap runs through the middle of where the cells agree (each position weighed
+        # by how far under the level it lies, round the cell as a circle): a narrow gap is
+        # its lowest point, and a floor left bare between a board's lamps is no gap at its
+        # lowest point but about the cell's edge, where it is centred.
+        weights = np.clip(level - profile, 0.0, None)
+        angles = 2 * np.pi * (np.arange(px) + 0.5) / px
+        middle = np.angle(np.sum(weights * np.exp(1j * angles)))
+        at = (middle / (2 * np.pi)) % 1.0  # where the gap runs, in the cell
         shift[axis] = at - 1.0 if at >= 0.5 else at
     return shift
 
