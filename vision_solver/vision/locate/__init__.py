@@ -686,6 +686,9 @@ def _locate_stages(image: np.ndarray, trace: Trace) -> Iterator[BoardLocation | 
                 or (
                     len(fine.members) > len(best.members)
                     or (pitch(best) < MIN_PITCH and len(fine.members) >= 0.8 * len(best.members))
+                    # specks of a textured ground (a lattice they make up) give way to a
+                    # convincing board of cells seen closer, however many specks they were
+                    or (specks(best) and convincing(fine))
                 )
                 and not _gaps_between(best, (scale, offset), fine, (fine_scale, fine_offset))
             ):
