@@ -80,6 +80,19 @@ def test_a_grid_of_two_states_is_no_board_of_objects():
     assert read_cells(image, grid, "auto", looks=[]).puzzle == PuzzleKind.lights
 
 
+def test_lamps_lit_and_unlit_are_states_not_turns_of_one_object():
+    """Dark lamps on a dark floor whose grout runs through every cell (a fresh tuning seed):
+    the board holds objects, and its look-alikes fall into groups, but the lit lamps' group
+    is another colour than the rest.  Those are states, so the object reader declines the
+    board and it reads as lights (it was read as chairs, 28 cells wrong)."""
+    scene = wild_scene(11036, "lights-in-scene")
+    grid = place_grid(scene.image)
+    assert read_objects(CellStack(scene.image, grid)) is None
+    reading = read_board(scene.image, looks=[])
+    assert reading.puzzle == PuzzleKind.lights
+    assert reading.cells.tolist() == scene.cells.tolist()
+
+
 @pytest.mark.parametrize("seed", [28, 144])
 def test_chairs_the_turn_reader_misreads_are_read_as_objects(seed):
     """Tuning-side chairs whose quarter turns the turn reader matches anyway (9 of 15 and 8 of

@@ -39,7 +39,7 @@ import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 from ..colour import lab_on_scale
-from ..grid import Grid
+from ..grid import Grid, seen_obliquely
 from .benches import NOT_FLAT_INK
 from .cells import CELL_PX, CellStack
 from .turns import cell_lab
@@ -132,6 +132,15 @@ GROUPS_ALIKE = 0.6
 #: groups of one state: measured 0.014 on such a capture; the made-up 3-D looks
 #: of the tuning side 0.034 and more (one board of forty -0.06).
 DISTINCT_GROUPS = 0.025
+#: ... and, on a board seen square-on, the groups are one object in its turns, alike in
+#: colour: no group's mean colour round its cells' objects (Delta E, the window weighed by
+#: ``_envelope``, less the floor's) lies this far or farther from another group's.  Seen
+#: from straight above, turning an object changes none of its colours, so groups apart in
+#: colour are states, not turns: lamps lit and unlit in a floor (measured on the tuning
+#: looks as located, 11.7 to 35.4 on three boards, one of them read as chairs before).  A
+#: tilted camera shows a chair's back from behind and its seat from the front: chairs and
+#: benches seen so measure up to 23.7 and 31.2 (60 boards each), and are not asked.
+GROUP_COLOURS = 10.0
 #: Turns read for a board that may hold objects (``turns.read_turns``) stand only when
 #: they split the cells as their looks do (``turns_split_as_looks``): on a sample of
 #: LOOKS_SAMPLE cells spread over the board, at least this share of them must fall into
@@ -194,7 +203,8 @@ def read_objects(stack: CellStack, by_depth: bool = True) -> ObjectReading | Non
 
     None when the cells do not fall into groups that can be named (fewer than
     LEAST_GROUPS groups of look-alikes, groups whose cells are not alike: GROUPS_ALIKE,
-    or groups not distinct from one another: DISTINCT_GROUPS).  ``by_depth``: the cells are
+    or groups not distinct from one another: DISTINCT_GROUPS), or, seen square-on, groups
+    apart in colour (GROUP_COLOURS: states, not turns).  ``by_depth``: the cells are
     grouped less the depth trend (``_less_depth_trend``) where those groups pass too; the
     classify stage asks it for objects on a floor, not on grass (measured on benches on
     grass as located, tuning side: 15 of 40 boards exact without it, 11 with it).
@@ -206,6 +216,8 @@ def read_objects(stack: CellStack, by_depth: bool = True) -> ObjectReading | Non
     groups = group_cells(similar)
     if not _named_groups(similar, groups):
         return None
+    if not seen_obliquely(grid) and _colours_apart(maps, groups) >= GROUP_COLOURS:
+        return None  # states (lamps lit and unlit), not turns
     # Grouped again less the depth trend; the board is judged as grouped above (a lights
     # board seen obliquely may split into look-alikes by depth alone).
     if by_depth:
@@ -232,6 +244,17 @@ def _named_groups(similar: np.ndarray, groups: np.ndarray) -> bool:
         and _within(similar, groups) >= GROUPS_ALIKE
         and _separation(similar, groups) >= DISTINCT_GROUPS
     )
+
+
+def _colours_apart(maps: np.ndarray, groups: np.ndarray) -> float:
+    """How far apart (Delta E) the two groups of cells farthest apart in colour lie: each
+    group's mean colour round its cells' objects (``maps``' L*, a and b less the floor's,
+    weighed by ``_envelope``)."""
+    weight = _envelope(maps.shape[1:3])
+    weight = weight / weight.sum()
+    colours = np.einsum("nhwc,hw->nc", maps[..., 1:], weight)
+    means = np.array([colours[groups == g].mean(axis=0) for g in np.unique(groups)])
+    return float(np.linalg.norm(means[:, None] - means[None], axis=2).max())
 
 
 def _agreement(first: np.ndarray, second: np.ndarray) -> float:
