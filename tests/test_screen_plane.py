@@ -177,8 +177,10 @@ def test_a_screenshot_looks_rendered_and_a_photo_does_not() -> None:
 
 #: Tuning-side photos of a monitor showing a game's tilted view of a board on its platform:
 #: the screen warped square-on shows the platform at a slant, and a texture's lattice there
-#: (sand round the platform) outscored the board's cells.
-PLATFORM_SEEDS = [20, 24]
+#: (sand round the platform) outscored the board's cells.  (Seed 24 was one too, until a
+#: lattice of the sand's specks found first gave way to the board found whole closer: the
+#: screen's own search now finds its board, and the photo reads exactly either way.)
+PLATFORM_SEEDS = [20]
 
 
 @pytest.mark.parametrize("seed", PLATFORM_SEEDS)
