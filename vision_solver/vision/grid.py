@@ -222,16 +222,24 @@ def _holds_what_differs(
     return bool(np.any(np.abs(centre - middle) <= TILE_HOLDS / 2 * np.array([w, h])))
 
 
-#: The gaps between tiles are where every cell shows the same colour: the position in the
-#: cell (along each axis) where the cells' colours differ least, when they differ there
-#: less than GAP_DIP of what they do at the median position (a clear dip: tiles of several
-#: colours or states, one gap colour).  Measured on arrow tiles whose lattice was found on
+#: The gaps between tiles are where every cell shows the same colour: the middle of the
+#: positions in the cell (along each axis) where the cells' colours differ less than GAP_DIP
+#: of what they do at the GAP_ABOVE quantile of the positions (a clear dip: tiles of
+#: several colours or states, one gap colour), each weighed by how far under it.  (Not the
+#: median: a bare floor round lamps may fill half the cell, and the median then falls
+#: between the floor's level and the lamps'.)  Measured on arrow tiles whose
+#: lattice was found on
 #: their faces or highlights, a quarter cell off: 0.09 to 0.3.  A grid is moved onto its
 #: gaps only when they lie GAP_MOVE or more (cells) from its cells' edges, and only when no
 #: tile's outline placed it (``fit_tiles``): round tiles all of one colour show a dip
 #: (0.0) where no glyph reaches, off their gaps.
 GAP_DIP = 0.4
+GAP_ABOVE = 0.75
 GAP_MOVE = 0.1
+#: Those positions lie together (the length of their weighed mean round the cell, as a
+#: circle, at least this share of their weight): cells that agree at two places across
+#: from each other tell no one gap.
+GAP_TOGETHER = 0.5
 GAP_PX = 32  # pixels a cell (half on boards of more than 144 cells)
 #: ... and only on boards whose tiles differ in colour: their cells' mean colours spread
 #: this far (Delta E, the norm of the standard deviations) or more.  Measured: arrow tiles of
@@ -244,8 +252,8 @@ GAP_CELLS = 9
 
 def gaps_shift(image: np.ndarray, grid: Grid) -> np.ndarray:
     """``(2,)``: how far (u, v, in cells, -0.5 to 0.5) the grid's cell edges lie from its
-    tiles' gaps, each axis 0 where the gaps show no clear dip (GAP_DIP), both 0 where the
-    tiles are all of one colour (TILES_APART)."""
+    tiles' gaps, each axis 0 where the gaps show no clear dip (GAP_DIP) or no one place
+    (GAP_TOGETHER), both 0 where the tiles are all of one colour (TILES_APART)."""
     px = GAP_PX if grid.rows * grid.cols <= 144 else GAP_PX // 2  # (many cells: enough)
     board = lab_on_scale(grid.rectify(image, px))
     cells = board.reshape(grid.rows, px, grid.cols, px, 3).transpose(0, 2, 1, 3, 4)
@@ -256,7 +264,7 @@ def gaps_shift(image: np.ndarray, grid: Grid) -> np.ndarray:
         return shift  # tiles all of one colour: their faces agree as well as their gaps
     spread = np.linalg.norm(cells.std(axis=0), axis=2)
     for axis, profile in enumerate((spread.mean(axis=0), spread.mean(axis=1))):
-        level = GAP_DIP * float(np.median(profile))
+        level = GAP_DIP * float(np.quantile(profile, GAP_ABOVE))
         if profile.min() >= level:
             continue
         # The gap runs through the middle of where the cells agree (each position weighed
@@ -265,8 +273,10 @@ def gaps_shift(image: np.ndarray, grid: Grid) -> np.ndarray:
         # lowest point but about the cell's edge, where it is centred.
         weights = np.clip(level - profile, 0.0, None)
         angles = 2 * np.pi * (np.arange(px) + 0.5) / px
-        middle = np.angle(np.sum(weights * np.exp(1j * angles)))
-        at = (middle / (2 * np.pi)) % 1.0  # where the gap runs, in the cell
+        resultant = np.sum(weights * np.exp(1j * angles))
+        if abs(resultant) < GAP_TOGETHER * float(weights.sum()):
+            continue
+        at = (np.angle(resultant) / (2 * np.pi)) % 1.0  # where the gap runs, in the cell
         shift[axis] = at - 1.0 if at >= 0.5 else at
     return shift
 
