@@ -51,6 +51,14 @@ def test_specks_of_a_textured_ground_give_way_to_a_board_seen_closer() -> None:
     _assert_located_as_drawn("chairs-3d", 10856)
 
 
+def test_objects_strewn_past_the_image_do_not_beat_a_board_of_lamps_in_a_corner() -> None:
+    """A 3x4 board of lamps in a frame in a corner of a game's view, crates and barrels
+    strewn over the floor (a fresh tuning seed): the lattice of lamps is a convincing board
+    off the view's centre, so objects are looked for too.  Their outline runs a cell past
+    the image, whose cells could not be read: the lamps stay the board."""
+    _assert_located_as_drawn("lights-in-scene", 10968)
+
+
 @pytest.mark.parametrize("seed", [100, 136, 140])
 def test_benches_in_line_with_the_camera_count_one_a_cell_though_they_merge(seed: int) -> None:
     """A column of benches seen end-on overlaps on screen into one blob: still one bench a cell."""

@@ -747,6 +747,11 @@ def _central(location: BoardLocation | NotFound, shape: tuple[int, ...]) -> bool
     return cv2.pointPolygonTest(outline_px, centre, False) >= 0
 
 
+#: How far (cells) a board of objects may run off the image and still beat a convincing
+#: lattice (``_objects_rather``).
+OBJECTS_OFF_IMAGE = 0.5
+
+
 def _objects_rather(
     objects: BoardLocation,
     location: BoardLocation | NotFound,
@@ -760,10 +765,16 @@ def _objects_rather(
     the nearer the image's centre: the lattice is then beside the view (a
     game's command card of coloured squares in its HUD), not on it.  Where
     they overlap, the lattice (of tiles, of objects alike) places the board
-    surer.
+    surer.  A board of objects that runs more than half a cell off the image
+    (OBJECTS_OFF_IMAGE) never beats a convincing lattice: its cells past the
+    edge could not be read (the objects strewn over a game's floor, beside a
+    board of lamps in the view's corner).
     """
     if not location:
         return True
+    off = cells_off_image(objects.corners, objects.rows, objects.cols, shape)
+    if lattice_convincing and off > OBJECTS_OFF_IMAGE:
+        return False
     ours = objects.corners.astype(np.float32)
     theirs = location.corners.astype(np.float32)
     apart = cv2.intersectConvexConvex(ours, theirs)[0] <= 0
