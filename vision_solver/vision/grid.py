@@ -227,9 +227,9 @@ def _holds_what_differs(
 #: of what they do at the GAP_ABOVE quantile of the positions (a clear dip: tiles of
 #: several colours or states, one gap colour), each weighed by how far under it.  (Not the
 #: median: a bare floor round lamps may fill half the cell, and the median then falls
-#: between the floor's level and the lamps'.)  Measured on arrow tiles whose
-#: lattice was found on
-#: their faces or highlights, a quarter cell off: 0.09 to 0.3.  A grid is moved onto its
+#: between the floor's level and the lamps'.)  Measured on arrow tiles whose lattice was
+#: found on their faces or highlights, a quarter cell off: 0.09 to 0.3 of the median (the
+#: tuning looks read as before against the quantile).  A grid is moved onto its
 #: gaps only when they lie GAP_MOVE or more (cells) from its cells' edges, and only when no
 #: tile's outline placed it (``fit_tiles``): round tiles all of one colour show a dip
 #: (0.0) where no glyph reaches, off their gaps.
