@@ -263,6 +263,7 @@ def gaps_shift(image: np.ndarray, grid: Grid) -> np.ndarray:
     if np.linalg.norm(faces.std(axis=0)) < TILES_APART:
         return shift  # tiles all of one colour: their faces agree as well as their gaps
     spread = np.linalg.norm(cells.std(axis=0), axis=2)
+    angles = 2 * np.pi * (np.arange(px) + 0.5) / px  # each position round the cell
     for axis, profile in enumerate((spread.mean(axis=0), spread.mean(axis=1))):
         level = GAP_DIP * float(np.quantile(profile, GAP_ABOVE))
         if profile.min() >= level:
@@ -272,7 +273,6 @@ def gaps_shift(image: np.ndarray, grid: Grid) -> np.ndarray:
         # its lowest point, and a floor left bare between a board's lamps is no gap at its
         # lowest point but about the cell's edge, where it is centred.
         weights = np.clip(level - profile, 0.0, None)
-        angles = 2 * np.pi * (np.arange(px) + 0.5) / px
         resultant = np.sum(weights * np.exp(1j * angles))
         if abs(resultant) < GAP_TOGETHER * float(weights.sum()):
             continue

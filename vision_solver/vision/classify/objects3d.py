@@ -212,11 +212,12 @@ def read_objects(stack: CellStack, by_depth: bool = True) -> ObjectReading | Non
     grid = stack.grid
     floor = floor_colour(stack)
     maps = object_maps(stack.image, grid, floor)
-    similar = similarities(maps * _envelope(maps.shape[1:3])[None, :, :, None])
+    envelope = _envelope(maps.shape[1:3])
+    similar = similarities(maps * envelope[None, :, :, None])
     groups = group_cells(similar)
     if not _named_groups(similar, groups):
         return None
-    if not seen_obliquely(grid) and _colours_apart(maps, groups) >= GROUP_COLOURS:
+    if not seen_obliquely(grid) and _colours_apart(maps, envelope, groups) >= GROUP_COLOURS:
         return None  # states (lamps lit and unlit), not turns
     # Grouped again less the depth trend; the board is judged as grouped above (a lights
     # board seen obliquely may split into look-alikes by depth alone).
@@ -246,12 +247,11 @@ def _named_groups(similar: np.ndarray, groups: np.ndarray) -> bool:
     )
 
 
-def _colours_apart(maps: np.ndarray, groups: np.ndarray) -> float:
+def _colours_apart(maps: np.ndarray, envelope: np.ndarray, groups: np.ndarray) -> float:
     """How far apart (Delta E) the two groups of cells farthest apart in colour lie: each
     group's mean colour round its cells' objects (``maps``' L*, a and b less the floor's,
-    weighed by ``_envelope``)."""
-    weight = _envelope(maps.shape[1:3])
-    weight = weight / weight.sum()
+    weighed by their ``envelope``)."""
+    weight = envelope / envelope.sum()
     colours = np.einsum("nhwc,hw->nc", maps[..., 1:], weight)
     means = np.array([colours[groups == g].mean(axis=0) for g in np.unique(groups)])
     return float(np.linalg.norm(means[:, None] - means[None], axis=2).max())

@@ -772,8 +772,10 @@ def _objects_rather(
     """
     if not location:
         return True
-    off = cells_off_image(objects.corners, objects.rows, objects.cols, shape)
-    if lattice_convincing and off > OBJECTS_OFF_IMAGE:
+    if (
+        lattice_convincing
+        and cells_off_image(objects.corners, objects.rows, objects.cols, shape) > OBJECTS_OFF_IMAGE
+    ):
         return False
     ours = objects.corners.astype(np.float32)
     theirs = location.corners.astype(np.float32)

@@ -421,8 +421,9 @@ def _reach(colours: np.ndarray, states: np.ndarray) -> float:
 
 
 def _states(colours: np.ndarray, flat: np.ndarray) -> np.ndarray:
-    """``(k, 3)``: the colours the flat cells fall into (groups within SAME_COLOUR of their
-    first member, commonest first), each of STATE_SHARE of the cells or more."""
+    """``(k, 3)``: the colours the flat cells fall into (each group the cells within
+    SAME_COLOUR of its densest member, its median colour; commonest first), each of
+    STATE_SHARE of the cells or more."""
     pool = colours[flat].reshape(-1, 3)
     if not len(pool):
         return np.zeros((0, 3))
