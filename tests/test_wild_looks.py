@@ -426,6 +426,22 @@ def test_the_tiles_around_a_lattice_of_gaps_are_the_board(seed):
     _reads_exactly(seed, "arrow-tiles")
 
 
+@pytest.mark.parametrize("seed", [11536, 11648])
+def test_round_tiles_that_nearly_touch_are_the_board_not_their_gaps(seed):
+    """Tuning-side boards (the scored side stays unseen) of round tiles so close that the
+    seam between two of them, half-way between the gaps where four meet, is hardly the
+    panel's colour: still nearer it than the tiles beside the seam, so the gaps are gaps."""
+    _reads_exactly(seed, "arrow-tiles")
+
+
+def test_arrows_on_tiles_with_a_highlight_band_read_by_their_turning_colour():
+    """A tuning-side board (the scored side stays unseen) of small triangles on round tiles
+    of three colours, each with a highlight band the glyphs' colour: the glyphs' colour less
+    what every cell shows alike (the band) turns from cell to cell, where the ink alone reads
+    the band's one turn and the board was read as lights."""
+    _reads_exactly(11420, "arrow-tiles")
+
+
 @pytest.mark.parametrize("seed", [824, 488, 408, 728])
 def test_arrows_on_bevelled_tiles_read_as_arrows(seed):
     """Tuning-side boards (the scored side stays unseen) of arrows on bevelled tiles, which

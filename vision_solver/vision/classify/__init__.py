@@ -426,14 +426,17 @@ def _read_turns_leniently(stack: CellStack, one_turn: bool) -> TurnReading | Non
     bevel's one turn in every cell (``one_turn``: the glyphs' colour is
     asked again), and the cells match the board's template poorly although
     their turns stand apart; the ink less what every cell shows alike
-    (``turning``) sees the glyph alone.  The ink is read closer too.
+    (``turning``) sees the glyph alone, and so does the glyphs' colour less
+    what every cell shows alike where a highlight band shares that colour.
+    The ink is read closer too.
     """
     grid = stack.grid
 
     def finer() -> np.ndarray:
         return stack.board(FINER_PX)
 
-    ways: list[dict[str, bool]] = [{}, {"turning": True}]
+    turning = {"turning": True}
+    ways: list[dict[str, bool]] = [{}, turning, {**turning, "by_glyph_colour": True}]
     if one_turn:
         ways.append({"by_glyph_colour": True})
     readings = [

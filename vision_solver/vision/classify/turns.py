@@ -238,7 +238,9 @@ def read_turns(
     lit from one side, stays where it is while the glyph turns and may
     outweigh the glyph in the ink, but it does not share the glyph's colour.
     ``turning`` reads the cells by their ink less what every cell shares
-    where it stands (``turning_maps``): a bevel of the glyph's colour.
+    where it stands (``turning_maps``): a bevel of the glyph's colour.  Both
+    read the glyphs' colour less what every cell shares: a highlight band
+    of the glyphs' colour across every tile.
     ``lenient`` lets a sample whose cells match the template poorly but
     stand apart in their turns by TURN_MARGIN be asked as a whole (by its
     halves) too.
@@ -260,7 +262,8 @@ def read_turns(
                 return read_turns(finer(), rows, cols, True, turning=turning, lenient=lenient)
 
             def cut(maps: np.ndarray) -> np.ndarray:
-                return maps if window is None else _zoomed(maps, window)
+                maps = maps if window is None else _zoomed(maps, window)
+                return turning_maps(maps) if turning else maps
 
             if len(sample) < count and not _may_turn(cut(sample_maps), lenient):
                 return None  # the sample's glyphs turn not: nor the board's
@@ -283,7 +286,7 @@ def read_turns(
             rows,
             cols,
             lenient,
-            voters=None if by_glyph_colour else voters,
+            voters=None if by_glyph_colour and not turning else voters,
         )
     else:
         # The sample's ink first: most boards are told no direction board by it alone.
@@ -294,7 +297,13 @@ def read_turns(
         return read_turns(finer(), rows, cols, by_glyph_colour, turning=turning, lenient=lenient)
     if not isinstance(reading, TurnReading):
         return None
-    reading.read_by = "glyph colour" if by_glyph_colour else "turning ink" if turning else "ink"
+    reading.read_by = (
+        ("turning glyph colour" if turning else "glyph colour")
+        if by_glyph_colour
+        else "turning ink"
+        if turning
+        else "ink"
+    )
     return reading
 
 
