@@ -7,6 +7,7 @@ camera: the far rows' chairs look smaller, and the board is all the rows, not th
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 from synth.wild import wild_scene
@@ -120,3 +121,17 @@ def test_a_grown_lattice_whose_every_line_is_cut_leaves_the_lattice_as_it_was() 
     scene = wild_scene(1008, "benches-grass")
     reading = read_board(scene.image, looks=[])
     np.testing.assert_array_equal(reading.cells, scene.cells)
+
+
+def test_objects_whose_every_line_is_trimmed_as_empty_are_no_board() -> None:
+    """Lamps in a floor among clutter: a lattice of objects whose outer lines are all
+    trimmed as empty holds none of them and is passed over (it was a crash, ``min()`` of no
+    lattice points); the object search answers whatever else it found, and the reader reads
+    on to a board."""
+    scene = wild_scene(11644, "lights-in-scene")
+    lab = cv2.cvtColor(scene.image, cv2.COLOR_BGR2LAB)
+    found = objects.object_board(lab)
+    if found is not None:
+        assert min(found.rows, found.cols) >= objects.MIN_LINES
+    reading = read_board(scene.image, looks=[])
+    assert min(reading.rows, reading.cols) >= 2

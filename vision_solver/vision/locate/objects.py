@@ -479,6 +479,8 @@ def _weighed(
 ) -> tuple[float, ObjectBoard] | None:
     """The board a lattice of objects (``members`` of ``cut``) makes, and its ``contrast``."""
     members = _trim_empty(members, cut, mask)
+    if not members:
+        return None  # the lines left hold none of the objects: no board
     keys = np.array(list(members))
     (r0, c0), (r1, c1) = keys.min(axis=0), keys.max(axis=0)
     rows, cols = int(r1 - r0 + 1), int(c1 - c0 + 1)
