@@ -133,3 +133,26 @@ def test_a_lattice_whose_every_cell_holds_an_object_is_no_floor_round_a_block():
     floor = np.full((8, 8), 4.0)  # plain tiles round lamps let into them
     floor[3:5, 1:5] = 24.0
     assert not _alike_around(floor, box)
+
+
+@pytest.mark.parametrize("seed", [11400, 11468, 11652, 10992])
+def test_lamps_in_a_floor_of_several_shades_are_the_board(seed):
+    """Fresh tuning-side scenes (the scored side stays unseen): lamps on a floor whose tiles
+    are of several shades, or whose lattice was found at twice its tiles' pitch along one
+    axis only.  The lamps are told from each tile by the tile's own colour, spaced a tile
+    one way and half a floor cell the other, and they are the board."""
+    scene = _scene(seed)
+    board = locate_board(scene.image)
+    assert (board.rows, board.cols) == scene.cells.shape
+    error = np.linalg.norm(board.corners - scene.corners, axis=1).max()
+    assert error < 0.01 * _diagonal(scene.corners)
+
+
+def test_a_flat_board_of_plain_cells_in_two_shades_is_no_floor_of_shades():
+    """A tuning-side lights board of plain square tiles in two greys (the scored side stays
+    unseen): told from each tile's own colour, a few of its cells show marks, but they
+    lie on no tiles that hold something; the board found is the board."""
+    scene = _scene(10816, "lights-grey")
+    location = locate_board(scene.image)
+    assert (location.rows, location.cols) == scene.cells.shape
+    assert board_within(scene.image, location) is None

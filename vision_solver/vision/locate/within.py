@@ -5,7 +5,8 @@ a board of lamps or buttons let into it sits on the same tiles (one lamp a
 tile, or one on every other crossing of the grout).  The locate stage then
 finds the floor's lattice, not the board.  A lattice of identical cells is no
 board: the board is the block of its cells that hold something the floor
-does not, and its cells are spaced as those objects are.
+does not, and its cells are spaced as those objects are.  Where the floor's
+tiles differ in shade, an object is told from its own tile's colour too.
 
 ``board_within`` looks at a located lattice that may be such a floor: most
 of its cells plain and of one floor colour, with a dense block of cells that
@@ -83,25 +84,49 @@ def board_within(image: np.ndarray, location: BoardLocation) -> BoardLocation | 
     floor = _floor(image, location)
     if floor is None:
         return None
-    colour, held, marked = floor
+    colours, held, marked = floor
     objects_lab = _floor_cells(image, location, OBJECT_PX)
-    found = _objects_lattice(objects_lab, location, colour)
-    if found is None:
-        return None
-    board, box = found
-    if not _set_into(objects_lab, colour, held, box) or _alike_around(marked, box):
-        return None
-    return board
+    for colour in colours:
+        found = _objects_lattice(objects_lab, location, colour)
+        if found is None:
+            continue
+        board, box = found
+        if colour.ndim == 3 and _places_held(board, box, held) < DENSE:
+            # told by each tile's own colour, the objects must lie on tiles that hold
+            # something: the two shades of a lights board's plain tiles tell none
+            return None
+        if not _set_into(objects_lab, colour, held, box) or _alike_around(marked, box):
+            return None
+        return board
+    return None
+
+
+def _places_held(board: BoardLocation, box: np.ndarray, held: np.ndarray) -> float:
+    """The share of ``board``'s cells (its ``box`` on the floor, floor cell units) whose
+    middle lies in a floor cell that ``held`` something of its own (``_floor``)."""
+    step = (box[1] - box[0]) / np.array([board.cols, board.rows])
+    cols, rows = np.meshgrid(np.arange(board.cols), np.arange(board.rows))
+    middles = box[0] + (np.stack([cols, rows], axis=-1).reshape(-1, 2) + 0.5) * step
+    cells = np.floor(middles).astype(int)
+    inside = (
+        (cells >= 0).all(axis=1) & (cells[:, 0] < held.shape[1]) & (cells[:, 1] < held.shape[0])
+    )
+    return float(np.mean(held[cells[inside, 1], cells[inside, 0]])) if inside.any() else 0.0
 
 
 def _floor(
     image: np.ndarray, location: BoardLocation
-) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
-    """The floor's colour (the lattice's commonest), which of its cells hold something of
-    their own (``(rows, cols)``: HOLDS of the cell unlike its ring by INK, grout lines,
-    cracks and specks left out), and how marked each cell is (``(rows, cols)``: the
-    MARKED_QUANTILE of its pixels' distances from its ring's colour); None when the lattice
-    is no floor (the rings of fewer than ON_FLOOR of its cells have the floor's colour)."""
+) -> tuple[list[np.ndarray], np.ndarray, np.ndarray] | None:
+    """The floor's colours, which of its cells hold something of their own (``(rows,
+    cols)``: HOLDS of the cell unlike its ring by INK, grout lines, cracks and specks left
+    out), and how marked each cell is (``(rows, cols)``: the MARKED_QUANTILE of its pixels'
+    distances from its ring's colour); None when the lattice is no floor.
+
+    The lattice is a floor when the rings of ON_FLOOR of its cells have its commonest
+    colour.  Its colours are the ways its objects are told from it, in turn: by that
+    commonest colour (``(3,)``), then by each cell's own ring's colour (``(rows * OBJECT_PX,
+    cols * OBJECT_PX, 3)``: tiles of several shades, a dark lamp on a dark tile told from
+    it where the commonest colour is the light tiles')."""
     rows, cols, px = location.rows, location.cols, CELL_PX
     lab = _floor_cells(image, location, px)
     cells = lab.reshape(rows, px, cols, px, 3).transpose(0, 2, 1, 3, 4).reshape(-1, px, px, 3)
@@ -110,9 +135,6 @@ def _floor(
     ring[:rim] = ring[-rim:] = True
     ring[:, :rim] = ring[:, -rim:] = True
     rings = np.median(cells[:, ring], axis=1)
-    colour = np.median(lab[::2, ::2].reshape(-1, 3), axis=0)  # (every fourth pixel: as good)
-    if np.mean(np.linalg.norm(rings - colour, axis=1) < FLOOR_ALIKE) < ON_FLOOR:
-        return None
     apart = np.linalg.norm(cells - rings[:, None, None, :], axis=3)
     marked = np.quantile(apart.reshape(len(cells), -1), MARKED_QUANTILE, axis=1)
     marks = (apart > INK).astype(np.uint8)
@@ -120,7 +142,12 @@ def _floor(
     opening = np.ones((3, 3), np.uint8)
     marks = np.stack([cv2.morphologyEx(m, cv2.MORPH_OPEN, opening) for m in marks])
     held = (marks.mean(axis=(1, 2)) >= HOLDS).reshape(rows, cols)
-    return colour, held, marked.reshape(rows, cols)
+    colour = np.median(lab[::2, ::2].reshape(-1, 3), axis=0)  # (every fourth pixel: as good)
+    if np.mean(np.linalg.norm(rings - colour, axis=1) < FLOOR_ALIKE) < ON_FLOOR:
+        return None
+    shades = rings.reshape(rows, cols, 3)
+    shaded = np.repeat(np.repeat(shades, OBJECT_PX, axis=0), OBJECT_PX, axis=1)
+    return [colour, shaded], held, marked.reshape(rows, cols)
 
 
 def _alike_around(marked: np.ndarray, box: np.ndarray) -> bool:
@@ -149,7 +176,8 @@ def _set_into(lab: np.ndarray, floor: np.ndarray, held: np.ndarray, box: np.ndar
     (FLOOR_HOLDS of its cells at most).  A block of lit tiles among unlit ones is no board
     on a floor: the unlit tiles round it hold tiles of their own."""
     x0, y0, x1, y1 = (max(0, int(round(t * OBJECT_PX))) for t in box.reshape(-1))
-    unlike = np.linalg.norm(lab[y0:y1, x0:x1] - floor, axis=2) > INK
+    under = floor[y0:y1, x0:x1] if floor.ndim == 3 else floor
+    unlike = np.linalg.norm(lab[y0:y1, x0:x1] - under, axis=2) > INK
     if not unlike.size or unlike.mean() > BOARD_FILLED:
         return False
     rows, cols = held.shape
@@ -217,13 +245,13 @@ def _lattice_of(
     last corner, floor cell units); None when they keep no spacing, fill their cells
     (tiles, not objects on a floor: MOST_FILLED), or form no dense block."""
     step = _spacing(uv)
-    if step is None or area > MOST_FILLED * step * step:
+    if step is None or area > MOST_FILLED * step[0] * step[1]:
         return None
     # where the lattice of objects lies (its phase), and each object's place on it
     angles = 2 * np.pi * uv / step
     phase = np.angle(np.exp(1j * angles).mean(axis=0)) / (2 * np.pi) * step
     places = np.round((uv - phase) / step)
-    on_lattice = np.linalg.norm(uv - (phase + places * step), axis=1) <= OFF_LATTICE * step
+    on_lattice = np.linalg.norm((uv - phase) / step - places, axis=1) <= OFF_LATTICE
     places = places[on_lattice].astype(int)
     if len(places) < LEAST_BLOCK:
         return None
@@ -232,10 +260,10 @@ def _lattice_of(
         return None
     (first, last), held = block  # (col, row) places of the block's first and last objects
     cols, rows = (last - first + 1).tolist()
-    if rows * cols * step * step > MOST_OF_FLOOR * location.rows * location.cols:
+    if rows * cols * step[0] * step[1] > MOST_OF_FLOOR * location.rows * location.cols:
         return None
     corner = phase + first * step - step / 2
-    to_floor = np.array([[step, 0, corner[0]], [0, step, corner[1]], [0, 0, 1.0]])
+    to_floor = np.array([[step[0], 0, corner[0]], [0, step[1], corner[1]], [0, 0, 1.0]])
     homography = location.homography @ to_floor
     homography = homography / homography[2, 2]
     corners = apply_homography(homography, outline(rows, cols))
@@ -243,10 +271,11 @@ def _lattice_of(
     return held, BoardLocation(corners, homography, rows, cols, location.confidence), box
 
 
-def _spacing(uv: np.ndarray) -> float | None:
-    """The objects' spacing in whole or half floor cells (a half: the floor's lattice was
-    found at twice its tiles' pitch), up to MOST_TILES: the median distance to the next
-    object along each axis, the same both ways; None when it is not."""
+def _spacing(uv: np.ndarray) -> np.ndarray | None:
+    """``(2,)``: the objects' spacing (across, down) in whole or half floor cells (a half:
+    the floor's lattice was found at twice its tiles' pitch, maybe along one axis only), up
+    to MOST_TILES: the median distance to the next object along each axis; None when it
+    is no such spacing."""
     steps = []
     for axis in (0, 1):
         across = uv[:, 1 - axis]
@@ -260,8 +289,10 @@ def _spacing(uv: np.ndarray) -> float | None:
         if not nearest:
             return None
         steps.append(float(np.median(nearest)))
-    step = round(2 * float(np.mean(steps))) / 2
-    if not 0.5 <= step <= MOST_TILES or max(abs(s - step) for s in steps) > 0.1 * step + 0.1:
+    step = np.round(2 * np.array(steps)) / 2
+    if step.min() < 0.5 or step.max() > MOST_TILES:
+        return None
+    if np.any(np.abs(np.array(steps) - step) > 0.1 * step + 0.1):
         return None
     return step
 
