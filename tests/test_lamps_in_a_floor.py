@@ -148,17 +148,6 @@ def test_lamps_in_a_floor_of_several_shades_are_the_board(seed):
     assert error < 0.01 * _diagonal(scene.corners)
 
 
-def test_lamps_set_in_a_corner_of_the_room_are_the_board():
-    """A fresh tuning-side scene (the scored side stays unseen): a 9x9 board of lamps in a
-    frame against the room's walls, the floor's lattice running on round it on two sides
-    only; the lamps are the board, not the floor."""
-    scene = _scene(11572)
-    board = locate_board(scene.image)
-    assert (board.rows, board.cols) == scene.cells.shape
-    error = np.linalg.norm(board.corners - scene.corners, axis=1).max()
-    assert error < 0.01 * _diagonal(scene.corners)
-
-
 def test_a_flat_board_of_plain_cells_in_two_shades_is_no_floor_of_shades():
     """A tuning-side lights board of plain square tiles in two greys (the scored side stays
     unseen): told from each tile's own colour, a few of its cells show marks, but they

@@ -56,15 +56,14 @@ MOST_FILLED = 0.8
 #: more occupied ...
 DENSE = 0.7
 #: ... of at least this many objects, and no more than this share of the floor's cells;
-#: the floor runs on round it on this many sides (a cell at least: two, a board set in a
-#: corner of the room against its walls, where the floor's lattice stops), and no more than
+#: the floor runs on round it on this many sides (a cell at least), and no more than
 #: FLOOR_HOLDS of its cells there hold something of their own (HOLDS of a cell or more
 #: unlike the cell's ring by INK, thin lines and specks left out); and no more than
 #: BOARD_FILLED of the board's own area is unlike the floor (measured: lamps in a floor
 #: 0.12-0.65 on the tuning looks, a block of lit tiles among unlit ones 0.72 and more).
 LEAST_BLOCK = 6
 MOST_OF_FLOOR = 0.6
-FLOOR_SIDES = 2
+FLOOR_SIDES = 3
 FLOOR_HOLDS = 0.25
 HOLDS = 0.06
 BOARD_FILLED = 0.7
