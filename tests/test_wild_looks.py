@@ -626,6 +626,15 @@ def test_arrows_read_on_a_grid_a_sixth_of_a_cell_off_their_tiles(seed, move):
     np.testing.assert_array_equal(reading.cells, scene.cells)
 
 
+@pytest.mark.parametrize("seed", [11432, 11776])
+def test_arrows_read_on_a_moved_grid_by_unanimous_votes_are_kept(seed):
+    """Fresh tuning-side boards (the scored side stays unseen) whose grid, as found, cuts the
+    glyphs alike: read on the grid moved to the glyphs' common centre, every cell votes
+    for one "up", though the cells are less sure than MOVED_SURE; the reading stands, and
+    the board reads exactly (it was read as lights, or wrong in 74 cells)."""
+    _reads_exactly(seed, "arrow-tiles")
+
+
 def test_arrows_beside_a_dot_that_stays_put_read_as_arrows_not_objects():
     """Chevrons on round tiles, each tile with a dot in one corner that does not turn: the
     strict turn readings miss the turns (the dot matches no quarter turn), and a board seen
