@@ -135,6 +135,9 @@ def _floor(
     ring[:rim] = ring[-rim:] = True
     ring[:, :rim] = ring[:, -rim:] = True
     rings = np.median(cells[:, ring], axis=1)
+    colour = np.median(lab[::2, ::2].reshape(-1, 3), axis=0)  # (every fourth pixel: as good)
+    if np.mean(np.linalg.norm(rings - colour, axis=1) < FLOOR_ALIKE) < ON_FLOOR:
+        return None
     apart = np.linalg.norm(cells - rings[:, None, None, :], axis=3)
     marked = np.quantile(apart.reshape(len(cells), -1), MARKED_QUANTILE, axis=1)
     marks = (apart > INK).astype(np.uint8)
@@ -142,9 +145,6 @@ def _floor(
     opening = np.ones((3, 3), np.uint8)
     marks = np.stack([cv2.morphologyEx(m, cv2.MORPH_OPEN, opening) for m in marks])
     held = (marks.mean(axis=(1, 2)) >= HOLDS).reshape(rows, cols)
-    colour = np.median(lab[::2, ::2].reshape(-1, 3), axis=0)  # (every fourth pixel: as good)
-    if np.mean(np.linalg.norm(rings - colour, axis=1) < FLOOR_ALIKE) < ON_FLOOR:
-        return None
     shades = rings.reshape(rows, cols, 3)
     shaded = np.repeat(np.repeat(shades, OBJECT_PX, axis=0), OBJECT_PX, axis=1)
     return [colour, shaded], held, marked.reshape(rows, cols)
@@ -174,7 +174,8 @@ def _set_into(lab: np.ndarray, floor: np.ndarray, held: np.ndarray, box: np.ndar
     between its objects (no more than BOARD_FILLED of it unlike the floor), and runs on
     round it (on FLOOR_SIDES sides, a cell or more) holding nothing of its own there
     (FLOOR_HOLDS of its cells at most).  A block of lit tiles among unlit ones is no board
-    on a floor: the unlit tiles round it hold tiles of their own."""
+    on a floor: the unlit tiles round it hold tiles of their own.  ``floor``: one of
+    ``_floor``'s colours (one colour, or each pixel's)."""
     x0, y0, x1, y1 = (max(0, int(round(t * OBJECT_PX))) for t in box.reshape(-1))
     under = floor[y0:y1, x0:x1] if floor.ndim == 3 else floor
     unlike = np.linalg.norm(lab[y0:y1, x0:x1] - under, axis=2) > INK
