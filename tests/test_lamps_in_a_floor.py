@@ -35,6 +35,16 @@ def _diagonal(corners: np.ndarray) -> float:
     return float(np.linalg.norm(corners[2] - corners[0]))
 
 
+def _located_as_drawn(scene):
+    """The located board, asserted of the scene's size with every corner within 1% of the
+    board's diagonal."""
+    board = locate_board(scene.image)
+    assert (board.rows, board.cols) == scene.cells.shape
+    error = np.linalg.norm(board.corners - scene.corners, axis=1).max()
+    assert error < 0.01 * _diagonal(scene.corners)
+    return board
+
+
 def _true_grid(scene) -> Grid:
     rows, cols = scene.cells.shape
     location = board_at(scene.corners, rows, cols)
@@ -47,10 +57,7 @@ def test_a_floor_of_look_alike_tiles_is_not_the_board(seed):
     scene = _scene(seed)
     floor = _search_board(scene.image, None)
     assert floor.rows * floor.cols > 2 * scene.cells.size
-    board = locate_board(scene.image)
-    assert (board.rows, board.cols) == scene.cells.shape
-    error = np.linalg.norm(board.corners - scene.corners, axis=1).max()
-    assert error < 0.01 * _diagonal(scene.corners)
+    board = _located_as_drawn(scene)
     assert board_within(scene.image, board) is None  # the board is no floor of its own
 
 
@@ -141,11 +148,7 @@ def test_lamps_in_a_floor_of_several_shades_are_the_board(seed):
     are of several shades, or whose lattice was found at twice its tiles' pitch along one
     axis only.  The lamps are told from each tile by the tile's own colour, spaced a tile
     one way and half a floor cell the other, and they are the board."""
-    scene = _scene(seed)
-    board = locate_board(scene.image)
-    assert (board.rows, board.cols) == scene.cells.shape
-    error = np.linalg.norm(board.corners - scene.corners, axis=1).max()
-    assert error < 0.01 * _diagonal(scene.corners)
+    _located_as_drawn(_scene(seed))
 
 
 def test_a_flat_board_of_plain_cells_in_two_shades_is_no_floor_of_shades():

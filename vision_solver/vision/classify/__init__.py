@@ -447,8 +447,11 @@ def _read_turns_leniently(stack: CellStack, one_turn: bool) -> TurnReading | Non
     def finer() -> np.ndarray:
         return stack.board(FINER_PX)
 
-    turning = {"turning": True}
-    ways: list[dict[str, bool]] = [{}, turning, {**turning, "by_glyph_colour": True}]
+    ways: list[dict[str, bool]] = [
+        {},
+        {"turning": True},
+        {"turning": True, "by_glyph_colour": True},
+    ]
     if one_turn:
         ways.append({"by_glyph_colour": True})
     readings = [

@@ -297,13 +297,8 @@ def read_turns(
         return read_turns(finer(), rows, cols, by_glyph_colour, turning=turning, lenient=lenient)
     if not isinstance(reading, TurnReading):
         return None
-    reading.read_by = (
-        ("turning glyph colour" if turning else "glyph colour")
-        if by_glyph_colour
-        else "turning ink"
-        if turning
-        else "ink"
-    )
+    maps = "glyph colour" if by_glyph_colour else "ink"
+    reading.read_by = f"turning {maps}" if turning else maps
     return reading
 
 

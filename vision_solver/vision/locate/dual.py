@@ -77,8 +77,10 @@ def tiles_around(lattice: Lattice, blobs: list[Blob], lab: np.ndarray) -> Lattic
     if between is None or not len(between):
         return None
     apart = np.linalg.norm(on_scale(lab[between[:, 1], between[:, 0]]) - gap, axis=1)
-    if np.mean(apart < SAME_COLOUR) < JOINED and _seams_darker(lattice, keys, lab, gap) < SEAMS:
-        return None
+    if np.mean(apart < SAME_COLOUR) < JOINED:
+        every_seam = len(between) == len(halfway)  # (the seams test needs them all)
+        if not every_seam or _seams_darker(lattice, keys, lab, gap, apart) < SEAMS:
+            return None
     shift = np.array([[1.0, 0.0, -0.5], [0.0, 1.0, -0.5], [0.0, 0.0, 1.0]])
     (r0, r1), (c0, c1) = lattice.rows, lattice.cols
     tiles = dataclasses.replace(
@@ -124,21 +126,23 @@ def tiles_around(lattice: Lattice, blobs: list[Blob], lab: np.ndarray) -> Lattic
 
 
 def _seams_darker(
-    lattice: Lattice, keys: list[tuple[int, int]], lab: np.ndarray, gap: np.ndarray
+    lattice: Lattice,
+    keys: list[tuple[int, int]],
+    lab: np.ndarray,
+    gap: np.ndarray,
+    seam: np.ndarray,
 ) -> float:
-    """The share of the points half-way between two neighbouring gaps (``keys``, (row, col))
-    nearer the ``gap`` colour, by half SAME_COLOUR or more, than both points SEAM_SIDE of a
-    step across the seam from them (0 when one of those is off the image)."""
-    across = [
-        [(c + 0.5, r + side) for r, c in keys] + [(c + side, r + 0.5) for r, c in keys]
-        for side in (0.0, -SEAM_SIDE, SEAM_SIDE)
-    ]
-    points = [_pixels(lattice, uv, lab.shape, every=False) for uv in across]
-    if any(found is None or len(found) != len(across[0]) for found in points):
-        return 0.0
-    seam, *beside = [
-        np.linalg.norm(on_scale(lab[found[:, 1], found[:, 0]]) - gap, axis=1) for found in points
-    ]
+    """The share of the points half-way between two neighbouring gaps (``keys``, (row, col);
+    ``seam``: their distances from the ``gap`` colour) nearer that colour, by half
+    SAME_COLOUR or more, than both points SEAM_SIDE of a step across the seam from them (0
+    when one of those is off the image)."""
+    beside = []
+    for side in (-SEAM_SIDE, SEAM_SIDE):
+        uv = [(c + 0.5, r + side) for r, c in keys] + [(c + side, r + 0.5) for r, c in keys]
+        found = _pixels(lattice, uv, lab.shape)
+        if found is None:
+            return 0.0
+        beside.append(np.linalg.norm(on_scale(lab[found[:, 1], found[:, 0]]) - gap, axis=1))
     return float(np.mean(seam < np.minimum(*beside) - SAME_COLOUR / 2))
 
 

@@ -18,6 +18,8 @@ so perspective needs no new fit.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import cv2
 import numpy as np
 
@@ -84,9 +86,10 @@ def board_within(image: np.ndarray, location: BoardLocation) -> BoardLocation | 
     floor = _floor(image, location)
     if floor is None:
         return None
-    colours, held, marked = floor
+    commonest, shades, held, marked = floor
     objects_lab = _floor_cells(image, location, OBJECT_PX)
-    for colour in colours:
+    # The first way of telling the objects from the floor that finds a board decides.
+    for colour in _floor_colours(commonest, shades):
         found = _objects_lattice(objects_lab, location, colour)
         if found is None:
             continue
@@ -99,6 +102,14 @@ def board_within(image: np.ndarray, location: BoardLocation) -> BoardLocation | 
             return None
         return board
     return None
+
+
+def _floor_colours(colour: np.ndarray, shades: np.ndarray) -> Iterator[np.ndarray]:
+    """The ways the objects are told from the floor, in turn: its commonest ``colour``
+    (``(3,)``), then each tile's own (``shades``, ``(rows, cols, 3)``, laid out at
+    OBJECT_PX a cell: made only when asked for)."""
+    yield colour
+    yield np.repeat(np.repeat(shades, OBJECT_PX, axis=0), OBJECT_PX, axis=1)
 
 
 def _places_held(board: BoardLocation, box: np.ndarray, held: np.ndarray) -> float:
@@ -116,17 +127,14 @@ def _places_held(board: BoardLocation, box: np.ndarray, held: np.ndarray) -> flo
 
 def _floor(
     image: np.ndarray, location: BoardLocation
-) -> tuple[list[np.ndarray], np.ndarray, np.ndarray] | None:
-    """The floor's colours, which of its cells hold something of their own (``(rows,
-    cols)``: HOLDS of the cell unlike its ring by INK, grout lines, cracks and specks left
-    out), and how marked each cell is (``(rows, cols)``: the MARKED_QUANTILE of its pixels'
-    distances from its ring's colour); None when the lattice is no floor.
-
-    The lattice is a floor when the rings of ON_FLOOR of its cells have its commonest
-    colour.  Its colours are the ways its objects are told from it, in turn: by that
-    commonest colour (``(3,)``), then by each cell's own ring's colour (``(rows * OBJECT_PX,
-    cols * OBJECT_PX, 3)``: tiles of several shades, a dark lamp on a dark tile told from
-    it where the commonest colour is the light tiles')."""
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
+    """The floor's commonest colour (``(3,)``), each cell's own ring's colour (``(rows,
+    cols, 3)``: tiles of several shades, a dark lamp on a dark tile told from it where the
+    commonest colour is the light tiles'), which of its cells hold something of their own
+    (``(rows, cols)``: HOLDS of the cell unlike its ring by INK, grout lines, cracks and
+    specks left out), and how marked each cell is (``(rows, cols)``: the MARKED_QUANTILE
+    of its pixels' distances from its ring's colour); None when the lattice is no floor
+    (the rings of fewer than ON_FLOOR of its cells have the commonest colour)."""
     rows, cols, px = location.rows, location.cols, CELL_PX
     lab = _floor_cells(image, location, px)
     cells = lab.reshape(rows, px, cols, px, 3).transpose(0, 2, 1, 3, 4).reshape(-1, px, px, 3)
@@ -145,9 +153,7 @@ def _floor(
     opening = np.ones((3, 3), np.uint8)
     marks = np.stack([cv2.morphologyEx(m, cv2.MORPH_OPEN, opening) for m in marks])
     held = (marks.mean(axis=(1, 2)) >= HOLDS).reshape(rows, cols)
-    shades = rings.reshape(rows, cols, 3)
-    shaded = np.repeat(np.repeat(shades, OBJECT_PX, axis=0), OBJECT_PX, axis=1)
-    return [colour, shaded], held, marked.reshape(rows, cols)
+    return colour, rings.reshape(rows, cols, 3), held, marked.reshape(rows, cols)
 
 
 def _alike_around(marked: np.ndarray, box: np.ndarray) -> bool:
