@@ -25,10 +25,9 @@ def test_arrows_that_reach_the_tile_edge_are_read(seed, tilt):
     assert reading.cells.tolist() == scene.cells.tolist()
 
 
-def test_learned_look_reads_a_game_the_generic_rule_gets_backwards():
-    """'bevel' draws lit as the paler state; one labelled board teaches the look.  (The
-    rule alone reads most of its boards inverted; seed 11's lit tiles it now reads by their
-    bevels' light, ``glow``.)"""
+def test_learned_look_reads_the_game_it_was_taught_on():
+    """'bevel' draws lit as the paler state; one labelled board teaches the look, which then
+    names the states of the game's other boards itself."""
     from vision_solver.vision.classify import CellStack
 
     teach = random_scene(10, look="bevel", rows=5, cols=5)
@@ -38,11 +37,9 @@ def test_learned_look_reads_a_game_the_generic_rule_gets_backwards():
     look = learn_look(features, teach.cells, "my-bevel", "lights", "colours")
     for seed in (12, 13):
         scene = random_scene(seed, look="bevel")
-        generic = read_board(scene.image, looks=[])
         learned = read_board(scene.image, looks=[look])
         assert learned.look == "my-bevel"
         assert learned.cells.tolist() == scene.cells.tolist()
-        assert generic.cells.tolist() != scene.cells.tolist()  # the rule alone reads it inverted
 
 
 def test_shipped_looks_are_found_from_the_installed_package(tmp_path):
@@ -296,6 +293,48 @@ def test_far_lighter_lamps_that_light_up_their_surround_are_lit(rims, lit_by, ce
     reading = read_lights(_WHITE_AMONG_MAUVE, rims=surround)
     assert reading.lit_by == lit_by
     assert reading.cells[:, 0].tolist() == cells
+
+
+#: Pale buttons (lighter by far, hardly coloured) among blue ones.
+_PALE_AMONG_BLUE = _features(([84, 127, 128, 0], 3), ([45, 138, 82, 0], 3))
+
+
+@pytest.mark.parametrize(
+    ("page", "lit_by", "cells"),
+    [
+        (None, "colour", [0, 1]),
+        ([20, 135, 100], "surround", [1, 0]),
+        ([97, 128, 128], "colour", [0, 1]),
+        ([60, 128, 128], "colour", [0, 1]),
+    ],
+    ids=[
+        "nothing known round the board",
+        "on a navy page: the blue ones are the page's hue",
+        "on a white page: the pale ones are the page's shade",
+        "on a mid grey page: neither stands out twice as far",
+    ],
+)
+def test_far_lighter_cells_that_stand_out_from_the_page_are_lit(page, lit_by, cells):
+    """The colour rule lights the more colourful group; a far lighter group that stands out
+    from what lies round the board (``surround``) half as far again as the colourful one is
+    lit instead: a game draws its unlit cells near the page's own colour."""
+    from vision_solver.vision.classify.lights import read_lights
+
+    surround = None if page is None else (lambda: np.array(page, np.float64))
+    reading = read_lights(_PALE_AMONG_BLUE, surround=surround)
+    assert reading.lit_by == lit_by
+    assert reading.cells[:, 0].tolist() == cells
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 4, 6, 9])
+def test_pale_buttons_among_blue_ones_on_a_navy_page_are_lit(seed):
+    """The renderer's 'bevel' look draws lit buttons pale grey and unlit ones blue on a navy
+    page: read with no look, the pale ones are lit (by colour alone these seeds were read
+    inverted)."""
+    scene = random_scene(seed, look="bevel")
+    reading = read_board(scene.image, looks=[])
+    assert reading.lit_by == "surround"
+    assert reading.cells.tolist() == scene.cells.tolist()
 
 
 @pytest.mark.parametrize(

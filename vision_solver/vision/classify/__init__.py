@@ -231,6 +231,7 @@ def read_cells(
         glows=lambda: _emits_light(image, grid),
         rims=lambda: _rims(stack),
         halos=lambda: _halo_tints(stack),
+        surround=lambda: _surround_colour(image, grid),
     )
     return CellReading(PuzzleKind.lights, cells, confidence, "generic", lit_by)
 
@@ -510,6 +511,17 @@ def _emits_light(image: np.ndarray, grid: Grid) -> bool:
     quarter = cell_px // 4
     lightness = float(np.median(middles[:, quarter:-quarter, :, quarter:-quarter]))
     return lightness > float(np.median(flat[~inner]))
+
+
+def _surround_colour(image: np.ndarray, grid: Grid) -> np.ndarray:
+    """The colour (L*, a, b on the reader's scale, median) of the ring of AROUND cells round
+    the board: the page or panel the board lies on."""
+    cell_px = 16
+    flat = lab_on_scale(grid.rectify(image, cell_px=cell_px, margin=AROUND))
+    edge = int(round(AROUND * cell_px))
+    ring = np.ones(flat.shape[:2], bool)
+    ring[edge:-edge, edge:-edge] = False
+    return np.median(flat[ring], axis=0)
 
 
 #: What is round a cell's object (a lamp, a button, a tile) is seen in a ring this many

@@ -26,11 +26,12 @@ from ..looks import Look, state_distances
 Lit = Literal["light", "dark"]
 LIT = ("light", "dark")
 #: What decided which group of a lights board is lit: the more colourful
-#: group, the far lighter one that lights up its surround (``glow``), the
+#: group, the far lighter one that lights up its surround (``glow``) or stands out
+#: from the page round the board while the colourful one hardly does (``surround``), the
 #: lighter of two greys, the one carrying a mark, every cell alike (lit only
 #: on a colourful board), a look naming the states, or the user (``lit="dark"``,
 #: which turned a generic reading round).
-LitBy = Literal["colour", "glow", "lightness", "mark", "one-state", "look", "user"]
+LitBy = Literal["colour", "glow", "surround", "lightness", "mark", "one-state", "look", "user"]
 
 
 class LightsReading(NamedTuple):
@@ -89,6 +90,16 @@ GLOW_APART = 3.0
 #: Measured where the rims' rule turned a board: the renderer's bevelled tiles and the
 #: tuning photos it turned rightly, -3.3 to 1.6; a board of glowing tiles, 3.5.
 TINT_APART = 2.5
+#: The more colourful group is not lit when the other is lighter by LIGHTNESS_GAP and stands
+#: out from what lies round the board (``surround()``: its colour, Delta E from each group's
+#: mean colour) this many times as far: a game draws its unlit cells in the page's own hue
+#: and lights them up away from it (pale buttons on a navy page among blue ones), as it
+#: draws lit cells in a colour on a white page.  Measured where the colour rule met a far
+#: lighter group (tuning looks, toys, photos, the renderer's looks): the lit group stood
+#: out 0.9 to 6.7 times as far as the unlit one in every case, the lighter group lit only
+#: at 1.38 and more; the renderer's bevelled buttons, read backwards by colour, 1.6 to 2.4
+#: (lighter by 31 to 39 L*; photographed, by 24 and more).
+STANDS_OUT = 1.5
 #: Boards of this many cells or more are read again levelled (``_levelled``) ...
 LEVEL_CELLS = 16
 #: ... and the levelled reading is kept when its groups stand TWO_APART apart at least
@@ -182,6 +193,7 @@ def read_lights(
     glows: Callable[[], bool] | None = None,
     rims: Callable[[], np.ndarray | None] | None = None,
     halos: Callable[[], np.ndarray] | None = None,
+    surround: Callable[[], np.ndarray] | None = None,
 ) -> LightsReading:
     """Generic two-state reading: cells, confidence and what decided which group is lit.
 
@@ -212,13 +224,14 @@ def read_lights(
     glows = cache(glows) if glows is not None else None
     rims = cache(rims) if rims is not None else None
     halos = cache(halos) if halos is not None else None
-    cells, confidence, lit_by = _read_generic(features, glows, rims, halos)
+    surround = cache(surround) if surround is not None else None
+    cells, confidence, lit_by = _read_generic(features, glows, rims, halos, surround)
     level = _levelled(features)
     if level is not None:
         # Lit unevenly (a photo's vignette, a colour cast across the screen): the board
         # read again with the colours' slope across it taken off, kept when its two
         # groups stand further apart.
-        again = _read_generic(level, glows, rims, halos)
+        again = _read_generic(level, glows, rims, halos, surround)
         if not 0 < again.cells.mean() < 1:
             again = _split_in_two(level) or again
         apart = _apart(level, again.cells)
@@ -234,6 +247,7 @@ def _read_generic(
     glows: Callable[[], bool] | None = None,
     rims: Callable[[], np.ndarray | None] | None = None,
     halos: Callable[[], np.ndarray] | None = None,
+    surround: Callable[[], np.ndarray] | None = None,
 ) -> LightsReading:
     """The generic rule's reading, the lighter (or more colourful, or marked) group lit."""
     rows, cols, _ = features.shape
@@ -276,13 +290,16 @@ def _read_generic(
         spread = np.linalg.norm(points - points[first].mean(axis=0), axis=1)
         confidence = np.clip(np.abs(spread - SPREAD_DOUBT) / SPREAD_DOUBT, 0, 1)
     lit_group, lit_by = _lit_group([raw[labels == 0], raw[labels == 1]])
-    if (
-        lit_by == "colour"
-        and rims is not None
-        and _outshone(raw, labels, lit_group, rims)
-        and not (halos is not None and _tints_more(halos().reshape(-1), labels, lit_group))
-    ):
-        lit_group, lit_by = 1 - lit_group, "glow"
+    if lit_by == "colour":
+        if (
+            rims is not None
+            and _outshone(raw, labels, lit_group, rims)
+            and not (halos is not None and _tints_more(halos().reshape(-1), labels, lit_group))
+        ):
+            lit_group, lit_by = 1 - lit_group, "glow"
+        elif surround is not None and _stands_out(raw, labels, lit_group, surround):
+            # Pale buttons among blue ones on a navy page: blue is the page's own hue.
+            lit_group, lit_by = 1 - lit_group, "surround"
     cells = (labels == lit_group).astype(np.int64)
     return LightsReading(
         cells.reshape(rows, cols), (0.5 + 0.5 * confidence).reshape(rows, cols), lit_by
@@ -365,6 +382,22 @@ def _outshone(
     if not (len(lighter) and len(darker)):
         return False
     return bool(np.median(lighter) - np.median(darker) > GLOW_APART)
+
+
+def _stands_out(
+    raw: np.ndarray, labels: np.ndarray, lit_group: int, surround: Callable[[], np.ndarray]
+) -> bool:
+    """Whether the group the colour rule did not light (of ``labels``) is the lighter one
+    (by LIGHTNESS_GAP) and stands out STANDS_OUT times as far from ``surround()`` (the
+    colour round the board) as the lit one: then it is the lit one.  ``surround()`` is
+    asked only then."""
+    other = 1 - lit_group
+    light = [float(raw[labels == g, 0].mean()) for g in (0, 1)]
+    if light[other] - light[lit_group] <= LIGHTNESS_GAP:
+        return False
+    page = np.asarray(surround(), dtype=np.float64)
+    apart = [float(np.linalg.norm(raw[labels == g, :3].mean(axis=0) - page)) for g in (0, 1)]
+    return apart[other] > STANDS_OUT * apart[lit_group]
 
 
 def _tints_more(tints: np.ndarray, labels: np.ndarray, group: int) -> bool:
