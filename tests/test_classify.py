@@ -326,6 +326,20 @@ def test_far_lighter_cells_that_stand_out_from_the_page_are_lit(page, lit_by, ce
     assert reading.cells[:, 0].tolist() == cells
 
 
+def test_white_cells_on_a_white_page_do_not_glow_the_light_from_coloured_ones():
+    """White cells whose rims are lighter than the mauve cells' (``rims``: the page shows
+    round them) would be lit by their glow; but on a page of their own shade (``surround``)
+    the mauve ones stand out by far, and stay lit."""
+    from vision_solver.vision.classify.lights import read_lights
+
+    rims = np.array([[70, 70, 70], [62, 62, 62]], np.float64)
+    assert read_lights(_WHITE_AMONG_MAUVE, rims=lambda: rims).lit_by == "glow"
+    page = np.array([90, 128, 128], np.float64)
+    reading = read_lights(_WHITE_AMONG_MAUVE, rims=lambda: rims, surround=lambda: page)
+    assert reading.lit_by == "colour"
+    assert reading.cells[:, 0].tolist() == [0, 1]
+
+
 @pytest.mark.parametrize("seed", [0, 1, 2, 4, 6, 9])
 def test_pale_buttons_among_blue_ones_on_a_navy_page_are_lit(seed):
     """The renderer's 'bevel' look draws lit buttons pale grey and unlit ones blue on a navy

@@ -98,7 +98,10 @@ TINT_APART = 2.5
 #: lighter group (tuning looks, toys, photos, the renderer's looks): the lit group stood
 #: out 0.9 to 6.7 times as far as the unlit one in every case, the lighter group lit only
 #: at 1.38 and more; the renderer's bevelled buttons, read backwards by colour, 1.6 to 2.4
-#: (lighter by 31 to 39 L*; photographed, by 24 and more).
+#: (lighter by 31 to 39 L*; photographed, by 24 and more).  Nor does a far lighter group
+#: that lights up its rims more (``glow``) take the light from a colourful group that stands
+#: out STANDS_OUT times as far as it does: white cells on a photographed white page among
+#: coloured ones (their rims lit by the white page, not by glow) stood 5 to 10 times nearer.
 STANDS_OUT = 1.5
 #: Boards of this many cells or more are read again levelled (``_levelled``) ...
 LEVEL_CELLS = 16
@@ -291,15 +294,22 @@ def _read_generic(
         confidence = np.clip(np.abs(spread - SPREAD_DOUBT) / SPREAD_DOUBT, 0, 1)
     lit_group, lit_by = _lit_group([raw[labels == 0], raw[labels == 1]])
     if lit_by == "colour":
+        other = 1 - lit_group
+        lighter = float(raw[labels == other, 0].mean() - raw[labels == lit_group, 0].mean())
         if (
             rims is not None
             and _outshone(raw, labels, lit_group, rims)
             and not (halos is not None and _tints_more(halos().reshape(-1), labels, lit_group))
+            and not (surround is not None and _stands_out(raw, labels, lit_group, surround))
         ):
-            lit_group, lit_by = 1 - lit_group, "glow"
-        elif surround is not None and _stands_out(raw, labels, lit_group, surround):
+            lit_group, lit_by = other, "glow"
+        elif (
+            surround is not None
+            and lighter > LIGHTNESS_GAP
+            and _stands_out(raw, labels, other, surround)
+        ):
             # Pale buttons among blue ones on a navy page: blue is the page's own hue.
-            lit_group, lit_by = 1 - lit_group, "surround"
+            lit_group, lit_by = other, "surround"
     cells = (labels == lit_group).astype(np.int64)
     return LightsReading(
         cells.reshape(rows, cols), (0.5 + 0.5 * confidence).reshape(rows, cols), lit_by
@@ -385,19 +395,13 @@ def _outshone(
 
 
 def _stands_out(
-    raw: np.ndarray, labels: np.ndarray, lit_group: int, surround: Callable[[], np.ndarray]
+    raw: np.ndarray, labels: np.ndarray, group: int, surround: Callable[[], np.ndarray]
 ) -> bool:
-    """Whether the group the colour rule did not light (of ``labels``) is the lighter one
-    (by LIGHTNESS_GAP) and stands out STANDS_OUT times as far from ``surround()`` (the
-    colour round the board) as the lit one: then it is the lit one.  ``surround()`` is
-    asked only then."""
-    other = 1 - lit_group
-    light = [float(raw[labels == g, 0].mean()) for g in (0, 1)]
-    if light[other] - light[lit_group] <= LIGHTNESS_GAP:
-        return False
+    """Whether ``group`` of ``labels`` stands out STANDS_OUT times as far from ``surround()``
+    (the colour round the board) as the other group (Delta E of their mean colours)."""
     page = np.asarray(surround(), dtype=np.float64)
     apart = [float(np.linalg.norm(raw[labels == g, :3].mean(axis=0) - page)) for g in (0, 1)]
-    return apart[other] > STANDS_OUT * apart[lit_group]
+    return apart[group] > STANDS_OUT * apart[1 - group]
 
 
 def _tints_more(tints: np.ndarray, labels: np.ndarray, group: int) -> bool:
