@@ -69,6 +69,17 @@ def test_lamps_in_a_floor_read_exactly(seed):
     assert reading.cells.tolist() == scene.cells.tolist()
 
 
+@pytest.mark.parametrize("seed", [13492, 13692, 13856])
+def test_lamps_on_a_rough_tiled_floor_are_not_benches_on_grass(seed):
+    """Lamps on the grout crossings of a floor of rough, grass-coloured tiles: the floor's
+    texture passes for grass, but its grout along every cell's edge says tiles, and lamps
+    on tiles are no benches (every cell was read as an arrow)."""
+    scene = _scene(seed)
+    reading = read_board(scene.image, looks=[])
+    assert reading.puzzle == "lights"
+    assert reading.cells.tolist() == scene.cells.tolist()
+
+
 @pytest.mark.parametrize(("family", "seed"), [("lights-tiles", 4), ("glow-on-grid", 8)])
 def test_a_board_of_tiles_is_kept_whole(family, seed):
     # tiles are no objects on a floor: the board found is the board

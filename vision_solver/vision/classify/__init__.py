@@ -212,7 +212,9 @@ def read_cells(
                 return CellReading(PuzzleKind.arrows, cells, objects.confidence, "generic")
         if inked and not grass() and (later := leniently()) is not None:
             return CellReading(PuzzleKind.arrows, later.cells, later.confidence, "generic")
-        if puzzle == PuzzleKind.arrows or grass():
+        # (A rough floor of tiles passes for grass, but its grout along the cells' edges says
+        # tiles: lamps on their crossings are no benches.)
+        if puzzle == PuzzleKind.arrows or (grass() and not tiled()):
             return learned() or CellReading(PuzzleKind.arrows, *benches(), "generic")
         if seen_obliquely(grid) and (present := learned_leniently()) is not None:
             # Nothing above took the board for objects (their colour hardly stands out from
