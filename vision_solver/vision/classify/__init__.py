@@ -496,21 +496,29 @@ def _merges_looks(one_by_one: np.ndarray, as_whole: Callable[[], ObjectReading |
     return reading is not None and len(np.unique(reading.groups)) > named
 
 
-#: The ring around the board that ``_emits_light`` compares with, in cells.
+#: The ring around the board that ``_emits_light`` and ``_surround_colour`` look at, in
+#: cells, seen at RING_PX pixels a cell.
 AROUND = 0.5
+RING_PX = 16
+
+
+def _with_ring(image: np.ndarray, grid: Grid, gray: bool) -> tuple[np.ndarray, int]:
+    """The board rectified at RING_PX pixels a cell with the ring of AROUND cells round it,
+    and the ring's width in pixels."""
+    flat = grid.rectify(image, cell_px=RING_PX, margin=AROUND, gray=gray)
+    return flat, int(round(AROUND * RING_PX))
 
 
 def _emits_light(image: np.ndarray, grid: Grid) -> bool:
     """Whether a board whose cells all look alike glows: its cells' middles are lighter than
     the ring of AROUND cells around the board (an unlit toy's coloured keys are darker than
     its case; lit ones shine)."""
-    cell_px = 16
-    flat = grid.rectify(image, cell_px=cell_px, margin=AROUND, gray=True).astype(np.float32)
-    edge = int(round(AROUND * cell_px))
+    flat, edge = _with_ring(image, grid, gray=True)
+    flat = flat.astype(np.float32)
     inner = np.zeros(flat.shape, bool)
     inner[edge:-edge, edge:-edge] = True
-    middles = flat[edge:-edge, edge:-edge].reshape(grid.rows, cell_px, grid.cols, cell_px)
-    quarter = cell_px // 4
+    middles = flat[edge:-edge, edge:-edge].reshape(grid.rows, RING_PX, grid.cols, RING_PX)
+    quarter = RING_PX // 4
     lightness = float(np.median(middles[:, quarter:-quarter, :, quarter:-quarter]))
     return lightness > float(np.median(flat[~inner]))
 
@@ -518,12 +526,11 @@ def _emits_light(image: np.ndarray, grid: Grid) -> bool:
 def _surround_colour(image: np.ndarray, grid: Grid) -> np.ndarray:
     """The colour (L*, a, b on the reader's scale, median) of the ring of AROUND cells round
     the board: the page or panel the board lies on."""
-    cell_px = 16
-    flat = lab_on_scale(grid.rectify(image, cell_px=cell_px, margin=AROUND))
-    edge = int(round(AROUND * cell_px))
-    ring = np.ones(flat.shape[:2], bool)
+    flat, edge = _with_ring(image, grid, gray=False)
+    lab = lab_on_scale(flat)
+    ring = np.ones(lab.shape[:2], bool)
     ring[edge:-edge, edge:-edge] = False
-    return np.median(flat[ring], axis=0)
+    return np.median(lab[ring], axis=0)
 
 
 #: What is round a cell's object (a lamp, a button, a tile) is seen in a ring this many
