@@ -175,6 +175,15 @@ def test_a_line_of_objects_on_the_board_s_floor_in_a_border_is_taken_in():
     assert grown_sides(objects, apart) == (0, 1, 0, 0)  # ... stay out: another floor
 
 
+def test_a_line_of_objects_on_mottled_tiles_nearer_the_board_s_than_the_border_is_taken_in():
+    objects, apart = _board_in_a_border(5, 4)
+    objects[1:-1, 0] = 0.99  # a column the lattice lost: objects ...
+    apart[2:-2, 1] = 11.7  # ... on tiles whose mottled colour lies far from the board's ...
+    assert grown_sides(objects, apart) == (0, 0, 1, 0)  # ... but far nearer it than the border
+    apart[2:-2, 1] = 14.0  # over half the border's distance: another floor
+    assert grown_sides(objects, apart) == (0, 0, 0, 0)
+
+
 def test_objects_on_grass_with_nothing_round_them_are_not_grown():
     objects, apart = _board_in_a_border(5, 4)
     objects[-1, 1:-1] = 0.97  # a line the namer sees objects in (benches' shadows) ...
@@ -185,6 +194,16 @@ def test_objects_on_grass_with_nothing_round_them_are_not_grown():
 def test_floors_of_another_shape_are_refused_with_their_shape():
     with pytest.raises(ValueError, match=r"\(7, 6\)"):
         grown_sides(np.full((7, 6), 0.9), np.full((7, 6), 3.0))
+
+
+@pytest.mark.parametrize("seed", [15000, 15004])
+def test_a_block_of_a_board_of_chairs_grows_line_by_line_to_the_whole_board(seed):
+    # fresh tuning seeds: a lattice found 3x5 of 7x5, 4x3 of 8x8 (its tiles mottled)
+    scene = wild_scene(seed, "chairs-3d")
+    grid = place_grid(scene.image)
+    assert (grid.rows, grid.cols) == scene.cells.shape
+    diagonal = np.linalg.norm(scene.corners[2] - scene.corners[0])
+    assert np.abs(grid.corners - scene.corners).max() < 0.03 * diagonal
 
 
 def test_a_far_row_the_lattice_lost_is_taken_back_into_a_board_of_chairs():

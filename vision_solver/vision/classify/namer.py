@@ -25,7 +25,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from ..grid import Grid
+from ..grid import Grid, align_cells
 from .cells import CellStack
 
 #: A cell's window for the network: this many cell widths either side of the
@@ -73,17 +73,24 @@ OBJECTS_BLOCK = 0.9
 #: edge cells (a 6x5 board of chairs in its border, 0.75 against the border's 0.04).
 PEELED_BLOCK = 0.7
 EMPTY_PEELED = 0.1
-#: A board of objects in a border (another floor all round it) that a lattice found one line
-#: short of (its far row, seen smaller; its near one, the objects leaning out of it) takes
-#: in the line just outside an edge where the namer sees objects in it with GROWN_OBJECTS
-#: on average, on the board's floor (under SAME_FLOOR Delta E from it at the median), and
-#: the line beyond it is the border's (OTHER_FLOOR or more); each other edge's next line,
-#: or the one beyond it, the border's too (``grown_sides``).  Measured on fresh tuning
-#: boards as located (84 chairs, 97 benches): the two lines lost, objects 0.97 and 0.98,
-#: floor 2.5 and 5.6 from the board's; border lines 9.4 or more from it; a line of grass
-#: beside benches that the namer sees objects in 0.93 (no border round it).
-GROWN_OBJECTS = 0.95
+#: A board of objects in a border (another floor all round it) that a lattice found short of
+#: (its far row, seen smaller; its near one, the objects leaning out of it; or only a block
+#: of it, where the tiles are mottled) takes in, a line at a time, the line just outside an
+#: edge where the namer sees objects in it with GROWN_OBJECTS on average, on the board's
+#: floor: under SAME_FLOOR Delta E from it at the median, or nearer it than FLOOR_SHARE of
+#: the border's distance (the farthest of the four lines two out, at the median: mottled
+#: tiles spread their floor's colour).  Each edge that takes in none must have its next
+#: line, or the one beyond it, on the border's floor (OTHER_FLOOR or more from the board's):
+#: on grass, the next line may hold a bench's shadow and nothing bounds the board
+#: (``grown_sides``).  The grid is fitted to its tiles again after each line (``align_cells``),
+#: at most GROWN_LINES times.  Measured on fresh tuning boards as located (84 chairs, 97
+#: benches): the lines lost, objects 0.91 to 0.99, floor 2.5 to 11.9 from the board's with
+#: a border 17 to 30 from it; border lines 9.4 or more from it; a line of grass beside
+#: benches that the namer sees objects in 0.93 (no border round it).
+GROWN_OBJECTS = 0.9
 SAME_FLOOR = 8.0
+FLOOR_SHARE = 0.5
+GROWN_LINES = 12
 
 
 def _shipped_model() -> Path:
@@ -213,24 +220,28 @@ def block_of_objects(image: np.ndarray, grid: Grid) -> Grid:
 
 
 def _grown_block(image: np.ndarray, grid: Grid, floor: np.ndarray) -> Grid:
-    """``grid`` with the lines just outside its edges that are the board's (``grown_sides``:
-    objects on the board's ``floor``, in a border); as it is when none are, or when two
-    lines round it do not lie in the image."""
+    """``grid`` with the lines outside its edges that are the board's (``grown_sides``:
+    objects on the board's ``floor``, in a border), taken in a line at a time and the grid
+    fitted to its tiles again after each; as it is when none are.  A line is taken only
+    while the line round the grid lies in the image (the one beyond may run off it: what
+    lies past the image's edge is no floor of the board's)."""
     from .objects3d import cell_floors
 
-    twice = grid.widened(2)
     height, width = image.shape[:2]
-    if not np.all((twice.corners >= 0) & (twice.corners < [width, height])):
-        return grid
-    once = grid.widened(1)
-    odds = direction_odds(CellStack(image, once))  # the network is there: asked of grid
-    objects = (1.0 - odds[:, NO_OBJECT]).reshape(once.rows, once.cols)
-    floors = cell_floors(CellStack(image, twice))
-    apart = np.linalg.norm(floors - floor, axis=1).reshape(twice.rows, twice.cols)
-    top, bottom, left, right = grown_sides(objects, apart)
-    if not (top or bottom or left or right):
-        return grid
-    return once.block((1 - top, once.rows - 1 + bottom), (1 - left, once.cols - 1 + right))
+    for _ in range(GROWN_LINES):
+        once, twice = grid.widened(1), grid.widened(2)
+        if not np.all((once.corners >= 0) & (once.corners < [width, height])):
+            break
+        odds = direction_odds(CellStack(image, once))  # the network is there: asked of grid
+        objects = (1.0 - odds[:, NO_OBJECT]).reshape(once.rows, once.cols)
+        floors = cell_floors(CellStack(image, twice))
+        apart = np.linalg.norm(floors - floor, axis=1).reshape(twice.rows, twice.cols)
+        top, bottom, left, right = grown_sides(objects, apart)
+        if not (top or bottom or left or right):
+            break
+        grown = once.block((1 - top, once.rows - 1 + bottom), (1 - left, once.cols - 1 + right))
+        grid = align_cells(image, grown)
+    return grid
 
 
 def grown_sides(objects: np.ndarray, apart: np.ndarray) -> tuple[int, int, int, int]:
@@ -240,10 +251,11 @@ def grown_sides(objects: np.ndarray, apart: np.ndarray) -> tuple[int, int, int, 
     cells' floors' distance from the board's (Delta E), two lines round.
 
     A line is the board's when it holds objects (GROWN_OBJECTS on average) on the board's
-    floor (SAME_FLOOR, at the median) and the line beyond it is the border's (OTHER_FLOOR).
-    None is taken unless the board lies in a border: every other edge's next line, or the
-    one beyond it, on the border's floor (on grass, the next line of grass may hold a
-    bench's shadow; nothing bounds the board there)."""
+    floor: under SAME_FLOOR at the median, or under FLOOR_SHARE of the border's distance
+    (the farthest of the four lines two out).  None is taken unless the board lies in a
+    border: every other edge's next line, or the one beyond it, on the border's floor
+    (OTHER_FLOOR; on grass, the next line of grass may hold a bench's shadow; nothing
+    bounds the board there)."""
     if objects.ndim != 2 or apart.shape != (objects.shape[0] + 2, objects.shape[1] + 2):
         raise ValueError(
             f"apart must be two lines wider than objects, not {apart.shape} for {objects.shape}"
@@ -254,12 +266,13 @@ def grown_sides(objects: np.ndarray, apart: np.ndarray) -> tuple[int, int, int, 
         (objects[1:-1, 0], apart[2:-2, 1], apart[2:-2, 0]),  # left
         (objects[1:-1, -1], apart[2:-2, -2], apart[2:-2, -1]),  # right
     )
+    border = max(float(np.median(beyond)) for _, _, beyond in lines)
+    near_enough = max(SAME_FLOOR, FLOOR_SHARE * border)
     grown = []
     bounded = True
     for held, next_floor, beyond_floor in lines:
         next_apart, beyond_apart = float(np.median(next_floor)), float(np.median(beyond_floor))
-        objects_on_floor = held.mean() >= GROWN_OBJECTS and next_apart < SAME_FLOOR
-        grown.append(int(objects_on_floor and beyond_apart >= OTHER_FLOOR))
+        grown.append(int(held.mean() >= GROWN_OBJECTS and next_apart < near_enough))
         if not grown[-1] and next_apart < OTHER_FLOOR and beyond_apart < OTHER_FLOOR:
             bounded = False
     if not bounded:
