@@ -9,6 +9,7 @@ the solve step is the algebra's ``solve``, called here with the cells read.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -20,11 +21,11 @@ from ..errors import BoardInputError, BoardNotFound, Unsolvable
 from ..rules import PUZZLE_KIND, PuzzleKind, Rule
 from ..solve import Solution, likeliest_misreads, solve, unsolvable_dict
 from .classify import LIT, CellReading, Lit, LitBy, learn_from_board, read_cells
-from .classify.namer import block_of_objects
-from .geometry import parse_corners
+from .classify.namer import block_of_objects, objects_rather
+from .geometry import cell_size, cells_off_image, clockwise_convex, parse_corners
 from .grid import Grid, find_grid, parse_size, seen_obliquely
 from .imageio import read_image
-from .locate import Trace, board_at, locate_board
+from .locate import Candidate, Trace, board_at, locate_board
 from .looks import Look, load_looks
 from .overlay import LOW_CONFIDENCE, Marks, draw_overlay
 
@@ -111,16 +112,45 @@ def place_grid(
         check_corners_in_image(corners, image.shape[1], image.shape[0])
         location = board_at(corners, *size)
     else:
-        location = locate_board(image, trace)
+        weighed = trace if trace is not None else []
+        location = locate_board(image, weighed)
         if not location:
             raise BoardNotFound(location.reason)
     grid = find_grid(image, location, size)
     if size is None and seen_obliquely(grid):
-        # A lattice that took in the tiles round a board of raised objects (its border) is
-        # the board less those lines.
+        # Raised objects are seen obliquely.  A lattice that took in the tiles round a board
+        # of them (its border) is the board less those lines, and one that found a block of
+        # it grows to the whole.  A grid whose cells hold none even so (a border's bricks)
+        # gives way to a lattice the search weighed whose cells hold them.
         grid = block_of_objects(image, grid)
+        rather = objects_rather(image, grid, _rivals(image, weighed))
+        if rather is not grid:
+            grid = block_of_objects(image, rather)
     return grid
 
+
+def _rivals(image: np.ndarray, weighed: list[Candidate]) -> Iterator[Grid]:
+    """The grids of the lattices the locate stage weighed, likeliest (by score) first: those
+    of four cells or more whose outline is convex and lies in the image (RIVAL_OFF_IMAGE),
+    each place once.  Each is placed (``find_grid``) only when asked for."""
+    seen: set[tuple[int, ...]] = set()
+    for candidate in sorted(weighed, key=lambda candidate: -candidate.score):
+        corners, rows, cols = candidate.corners, candidate.rows, candidate.cols
+        if rows * cols < 4 or not clockwise_convex(corners):
+            continue
+        if cells_off_image(corners, rows, cols, image.shape) > RIVAL_OFF_IMAGE:
+            continue
+        quarter_cell = 0.25 * cell_size(corners, rows, cols)
+        place = (rows, cols, *np.round(corners.ravel() / quarter_cell).astype(int))
+        if place in seen:
+            continue
+        seen.add(place)
+        yield find_grid(image, board_at(corners, rows, cols))
+
+
+#: How far (cells) a lattice the search weighed may run off the image and still be a rival
+#: to a grid of raised objects (``_rivals``).
+RIVAL_OFF_IMAGE = 0.5
 
 #: How far outside the image corners given by hand may lie, as a share of its side
 #: (a board cut by the screen's edge).
