@@ -212,6 +212,7 @@ def test_a_block_of_a_board_of_chairs_grows_line_by_line_to_the_whole_board(seed
         15036,  # a strip of the border's bricks, 15x2, outscored the 5x3 board
         15088,  # objects strewn over the grass were taken for a board 3x3 stretched past it
         15504,  # a lattice of the board stretched into a kite over the border
+        15572,  # a lattice 8x8 took in the border's lines round the 6x6 board
     ],
 )
 def test_a_grid_whose_cells_hold_no_chairs_gives_way_to_a_lattice_of_the_chairs(seed):

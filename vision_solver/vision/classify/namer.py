@@ -218,22 +218,31 @@ def objects_held(image: np.ndarray, grid: Grid) -> float:
 def objects_rather(image: np.ndarray, grid: Grid, rivals: Iterable[Grid]) -> Grid:
     """``grid``, or a lattice of the ``rivals`` (the search's, likeliest first) whose cells
     hold objects where the grid's hold none (SURE_OBJECTS, RIVALS): the one of the most
-    cells that reaches past the grid.  Asked of boards seen obliquely."""
-    if objects_held(image, grid) >= SURE_OBJECTS:
+    cells that reaches past the grid, or that is a block of the grid's own cells round which
+    the grid holds none (EMPTY_PEELED: the grid took in the border's lines).  Asked of boards
+    seen obliquely."""
+    odds = direction_odds(CellStack(image, grid))
+    if odds is None:
+        return grid
+    held = (1.0 - odds[:, NO_OBJECT]).reshape(grid.rows, grid.cols)
+    if held.mean() >= SURE_OBJECTS:
         return grid
     to_cells = np.linalg.inv(grid.homography)
     best: Grid | None = None
     for rival in islice(rivals, RIVALS):
-        # (u, v) of the rival's cell centres on the grid, in cells: a block of the grid's own
-        # cells lands on its cells' centres, all inside it
-        uv = cv2.perspectiveTransform(
-            rival.centres().reshape(-1, 1, 2).astype(np.float64), to_cells
-        ).reshape(-1, 2)
-        on_centres = np.abs(uv - np.floor(uv) - 0.5).max() < OWN_CELL
-        if on_centres and np.all((uv >= 0) & (uv <= [grid.cols, grid.rows])):
-            continue
         if best is not None and rival.rows * rival.cols <= best.rows * best.cols:
             continue
+        # (u, v) of the rival's cell centres on the grid, in cells: a block of the grid's own
+        # cells lands on its cells' centres, all inside it
+        centres = rival.centres().reshape(-1, 1, 2).astype(np.float64)
+        uv = cv2.perspectiveTransform(centres, to_cells).reshape(-1, 2)
+        on_centres = np.abs(uv - np.floor(uv) - 0.5).max() < OWN_CELL
+        if on_centres and np.all((uv >= 0) & (uv <= [grid.cols, grid.rows])):
+            cols, rows = np.floor(uv).astype(int).T
+            around = np.ones_like(held, dtype=bool)
+            around[rows, cols] = False
+            if not around.any() or held[around].mean() > EMPTY_PEELED:
+                continue  # a part of the grid's board, whose edge lines hold objects too
         if objects_held(image, rival) >= SURE_OBJECTS:
             best = rival
     return grid if best is None else best
