@@ -125,14 +125,15 @@ def place_grid(
         grid = block_of_objects(image, grid)
         rather = objects_rather(image, grid, _rivals(image, weighed))
         if rather is not grid:
-            grid = block_of_objects(image, rather)
+            placed = find_grid(image, board_at(rather.corners, rather.rows, rather.cols))
+            grid = block_of_objects(image, placed)
     return grid
 
 
 def _rivals(image: np.ndarray, weighed: list[Candidate]) -> Iterator[Grid]:
     """The grids of the lattices the locate stage weighed, likeliest (by score) first: those
     of four cells or more whose outline is convex and lies in the image (RIVAL_OFF_IMAGE),
-    each place once.  Each is placed (``find_grid``) only when asked for."""
+    each place once, as the search placed it (the one taken is placed by ``find_grid``)."""
     seen: set[tuple[int, ...]] = set()
     for candidate in sorted(weighed, key=lambda candidate: -candidate.score):
         corners, rows, cols = candidate.corners, candidate.rows, candidate.cols
@@ -145,7 +146,8 @@ def _rivals(image: np.ndarray, weighed: list[Candidate]) -> Iterator[Grid]:
         if place in seen:
             continue
         seen.add(place)
-        yield find_grid(image, board_at(corners, rows, cols))
+        location = board_at(corners, rows, cols)
+        yield Grid(rows, cols, location.homography, location.corners)
 
 
 #: How far (cells) a lattice the search weighed may run off the image and still be a rival
