@@ -48,7 +48,7 @@ from .cells import CELL_PX, CellStack
 from .glyphs import cell_glyphs, looks_like_glyphs, read_glyphs
 from .lamps import lamp_features
 from .lights import LIT, Lit, LitBy, read_lights, read_with_look
-from .namer import SURE_CELL, direction_odds, name_cells
+from .namer import SURE_CELL, SURE_OBJECTS, direction_odds, name_cells
 from .objects3d import (
     DIRECTIONS,
     ObjectReading,
@@ -246,15 +246,6 @@ def read_cells(
 #: in a floor) and photos 0.01 to 0.04, their cells called no object; the moon-legend
 #: capture, a bench model and grass it never saw, 0.05.
 SURE_NAMER = 0.8
-
-
-#: The learned namer sees objects on a board whose cells' odds of holding one (of any
-#: direction) average at least this, however unsure of their directions.  Measured on the
-#: boards, as located, that nothing else took for objects (fresh tuning seeds, 10800 on): the
-#: flat families' 0.03 to 0.22 but one lights board's 0.50 (291 boards); chairs 0.77 to 0.95
-#: (grey chairs on grey tiles among them: read as lights, all off, before), benches 0.59
-#: and 0.92.
-SURE_OBJECTS = 0.9
 
 
 def _named_by_network(stack: CellStack, surely_named: bool = True) -> CellReading | None:

@@ -86,9 +86,11 @@ EMPTY_PEELED = 0.1
 #: on grass, the next line may hold a bench's shadow and nothing bounds the board
 #: (``grown_sides``).  The grid is fitted to its tiles again after each line (``align_cells``),
 #: at most GROWN_LINES times.  Measured on fresh tuning boards as located (84 chairs, 97
-#: benches): the lines lost, objects 0.91 to 0.99, floor 2.5 to 11.9 from the board's with
-#: a border 17 to 30 from it; border lines 9.4 or more from it; a line of grass beside
-#: benches that the namer sees objects in 0.93 (no border round it).
+#: benches): two lines lost, objects 0.97 and 0.98, floor 2.5 and 5.6 from the board's;
+#: border lines 9.4 or more from it; a line of grass beside benches that the namer sees
+#: objects in 0.93 (no border round it).  On three boards of chairs a lattice found blocks
+#: of (15000 on): the lines lost, objects 0.91 to 0.99, floor up to 11.9 from the board's
+#: (mottled tiles) with the border 17 to 30 from it.
 GROWN_OBJECTS = 0.9
 SAME_FLOOR = 8.0
 FLOOR_SHARE = 0.5
@@ -194,15 +196,19 @@ def name_cells(
     return named, confidence
 
 
-#: A board seen obliquely whose located grid's cells hold objects with odds under
-#: SURE_OBJECTS on average (a border's bricks, a lattice stretched over the floor) gives way
-#: to a lattice the search weighed (``objects_rather``) whose cells hold them with at least
-#: that: of the RIVALS likeliest lattices (by their score; four cells or more, a convex
-#: outline in the image), the one of the most cells, that reaches past the grid (a block
-#: inside it is a part of the same board, which the namer may see less surely as a whole).
-#: Measured on fresh tuning boards of chairs located wrong (a brick border's strip, a
-#: lattice stretched over the ground): their grids 0.10 to 0.64, a lattice of the board
-#: among the rivals 0.99 every time.
+#: The namer sees objects on a board whose cells' odds of holding one (of any direction)
+#: average at least this, however unsure of their directions.  Measured on the boards, as
+#: located, that nothing else took for objects (fresh tuning seeds, 10800 on): the flat
+#: families' 0.03 to 0.22 but one lights board's 0.50 (291 boards); chairs 0.77 to 0.95 (grey
+#: chairs on grey tiles among them: read as lights, all off, before), benches 0.59 and 0.92.
+#: A board seen obliquely whose located grid's cells hold objects under this on average (a
+#: border's bricks, a lattice stretched over the floor) gives way to a lattice the search
+#: weighed (``objects_rather``) whose cells hold them at least so: of the RIVALS likeliest
+#: lattices (by their score; four cells or more, a convex outline in the image), the one of
+#: the most cells that reaches past the grid (a block inside it is a part of the same board,
+#: which the namer may see less surely as a whole).  Measured on fresh tuning boards of
+#: chairs located wrong (a brick border's strip, a lattice stretched over the ground): their
+#: grids 0.10 to 0.64, a lattice of the board among the rivals 0.99 every time.
 SURE_OBJECTS = 0.9
 RIVALS = 12
 #: ... asked only where the grid's cells hold objects with odds SOME_OBJECTS or more on
