@@ -220,10 +220,11 @@ SOME_OBJECTS = 0.08
 OWN_CELL = 0.25
 
 
-def objects_held(image: np.ndarray, grid: Grid) -> float:
-    """The odds that the cells of ``grid`` hold an object, on average (0 without the network)."""
+def objects_odds(image: np.ndarray, grid: Grid) -> np.ndarray | None:
+    """``(rows, cols)``: the odds that each cell of ``grid`` holds an object (of any
+    direction); None without the network's file."""
     odds = direction_odds(CellStack(image, grid))
-    return 0.0 if odds is None else float(np.mean(1.0 - odds[:, NO_OBJECT]))
+    return None if odds is None else (1.0 - odds[:, NO_OBJECT]).reshape(grid.rows, grid.cols)
 
 
 def objects_rather(image: np.ndarray, grid: Grid, rivals: Iterable[Grid]) -> Grid:
@@ -232,10 +233,9 @@ def objects_rather(image: np.ndarray, grid: Grid, rivals: Iterable[Grid]) -> Gri
     cells that reaches past the grid, or that is a block of the grid's own cells round which
     the grid holds none (EMPTY_PEELED: the grid took in the border's lines).  Asked of boards
     seen obliquely."""
-    odds = direction_odds(CellStack(image, grid))
-    if odds is None:
+    held = objects_odds(image, grid)
+    if held is None:
         return grid
-    held = (1.0 - odds[:, NO_OBJECT]).reshape(grid.rows, grid.cols)
     if not SOME_OBJECTS <= held.mean() < SURE_OBJECTS:
         return grid  # a board of objects, or a flat one: no raised objects anywhere near
     to_cells = np.linalg.inv(grid.homography)
@@ -254,7 +254,7 @@ def objects_rather(image: np.ndarray, grid: Grid, rivals: Iterable[Grid]) -> Gri
             around[rows, cols] = False
             if not around.any() or held[around].mean() > EMPTY_PEELED:
                 continue  # a part of the grid's board, whose edge lines hold objects too
-        if objects_held(image, rival) >= SURE_OBJECTS:
+        if objects_odds(image, rival).mean() >= SURE_OBJECTS:  # (the network is there)
             best = rival
     return grid if best is None else best
 
@@ -299,8 +299,7 @@ def _grown_block(image: np.ndarray, grid: Grid, floor: np.ndarray) -> Grid:
         once, twice = grid.widened(1), grid.widened(2)
         if not np.all((once.corners >= 0) & (once.corners < [width, height])):
             break
-        odds = direction_odds(CellStack(image, once))  # the network is there: asked of grid
-        objects = (1.0 - odds[:, NO_OBJECT]).reshape(once.rows, once.cols)
+        objects = objects_odds(image, once)  # the network is there: asked of grid
         floors = cell_floors(CellStack(image, twice))
         apart = np.linalg.norm(floors - floor, axis=1).reshape(twice.rows, twice.cols)
         top, bottom, left, right = grown_sides(objects, apart)
