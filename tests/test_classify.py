@@ -625,3 +625,16 @@ def test_thin_chevrons_are_ink_though_they_cover_little_of_their_cells():
     reading = read_board(scene.image, looks=[], corners=scene.corners, size=scene.cells.shape)
     assert reading.puzzle == "arrows"
     assert reading.cells.tolist() == scene.cells.tolist()
+
+
+def test_cells_alike_whose_marks_turn_are_a_direction_board_not_lights_in_one_state():
+    """A tuning photo of a monitor showing arrows on round buttons of one colour, noisy enough
+    that its page passes for grass: every cell looks alike to the lights reader, which read
+    the board as lights all in one state (97 of its 130 cells wrong), though the arrows read
+    leniently as one object turning from cell to cell."""
+    from synth.photo import photo_scene
+
+    scene = photo_scene(2212, "monitor")
+    reading = read_board(scene.image, looks=[], corners=scene.corners, size=scene.cells.shape)
+    assert reading.puzzle == "arrows"
+    assert reading.cells.tolist() == scene.cells.tolist()

@@ -102,6 +102,7 @@ def read_cells(
         kind = PuzzleKind(look.puzzle)
         lit_by = "look" if kind == PuzzleKind.lights else None
         return CellReading(kind, cells, confidence, look.name, lit_by)
+    marks_turning: Callable[[], TurnReading | None] | None = None
     if puzzle in (PuzzleKind.arrows, "auto"):
         grass = cache(lambda: objects_on_grass(stack))  # asked at most once
         # A board taken for 3-D objects is named cell by cell by the learned namer where
@@ -178,6 +179,8 @@ def read_cells(
             return CellReading(PuzzleKind.arrows, cells, confidence, "generic")
         # The marks read leniently as one object in four turns (asked at most once).
         leniently = cache(lambda: _read_turns_leniently(stack, one_turn=turns is not None))
+        if inked:
+            marks_turning = leniently  # asked again below where the lights reader sees one state
         # Seen square-on, marks are flat glyphs before they are raised objects: a mark that
         # stays where it stands in every cell (a dot in a corner) hides the turns from the
         # strict readings above, not from the lenient ones.
@@ -235,6 +238,18 @@ def read_cells(
         halos=lambda: _halo_tints(stack),
         surround=lambda: _surround_colour(image, grid),
     )
+    if (
+        lit_by == "one-state"
+        and marks_turning is not None
+        and (turning := marks_turning()) is not None
+    ):
+        # Every cell looks alike to the lights reader, yet each carries a mark, and the marks
+        # read leniently as one object turning from cell to cell: a direction board (arrows
+        # on round buttons of one colour, on a photo noisy enough to pass for grass, which
+        # keeps the lenient reading from being asked above).  A lights board in one state
+        # shows no such thing: of 580 tuning boards and photos of nine families and kinds,
+        # this board was the only one read in one state whose cells carry marks.
+        return CellReading(PuzzleKind.arrows, turning.cells, turning.confidence, "generic")
     return CellReading(PuzzleKind.lights, cells, confidence, "generic", lit_by)
 
 
