@@ -638,16 +638,3 @@ def test_cells_alike_whose_marks_turn_are_a_direction_board_not_lights_in_one_st
     reading = read_board(scene.image, looks=[], corners=scene.corners, size=scene.cells.shape)
     assert reading.puzzle == "arrows"
     assert reading.cells.tolist() == scene.cells.tolist()
-
-
-def test_small_arrows_on_a_grid_a_pixel_off_are_not_lamps():
-    """A tuning photo of a monitor showing small arrows in round buttons: on the grid as
-    located (a pixel off the true one) the strict turn reading missed them, and the board
-    was read as lamps, lights in one state (32 of 48 cells wrong); the lenient reading
-    reads the arrows turning from cell to cell, and lamps show no such thing."""
-    from synth.photo import photo_scene
-
-    scene = photo_scene(2052, "monitor")
-    reading = read_board(scene.image, looks=[])
-    assert reading.puzzle == "arrows"
-    assert reading.cells.tolist() == scene.cells.tolist()

@@ -144,16 +144,11 @@ def read_cells(
                 puzzle == "auto"
                 and not (turns is not None and turns.varied)
                 and (lamps := lamp_features(stack)) is not None
-                and _read_turns_leniently(stack, one_turn=turns is not None) is None
             ):
                 # Objects that are their own quarter turns (lamps, buttons) point nowhere:
                 # a lights board, told by the objects' colours.  (A board whose cells the
                 # turn reader reads in several turns is none: a blocky arrow's marks
-                # overlap their own quarter turn almost as much as a lamp's core.  Nor is
-                # one whose marks the lenient reading reads turning from cell to cell: a
-                # grid placed a pixel off small arrows, which the strict reading missed.
-                # Measured on tuning boards and photos: 28 boards of lamps in a floor came
-                # here, and the lenient reading read none of them.)
+                # overlap their own quarter turn almost as much as a lamp's core.)
                 return _read_lamps(image, grid, lamps, lit)
             if turns is None:
                 # Arrows on bevelled tiles: read by the glyphs' colour instead,
