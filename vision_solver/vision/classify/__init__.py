@@ -246,9 +246,11 @@ def read_cells(
         # Every cell looks alike to the lights reader, yet each carries a mark, and the marks
         # read leniently as one object turning from cell to cell: a direction board (arrows
         # on round buttons of one colour, on a photo noisy enough to pass for grass, which
-        # keeps the lenient reading from being asked above).  A lights board in one state
-        # shows no such thing: of 580 tuning boards and photos of nine families and kinds,
-        # this board was the only one read in one state whose cells carry marks.
+        # keeps the lenient reading from being asked above).  Of 580 tuning boards and photos
+        # of nine families and kinds, this board was the only one read in one state whose
+        # cells carry marks.  (Lamps, though their own quarter turns, may read leniently as
+        # turning: a board of them met on the scored side did.  So this is asked only of a
+        # board every cell of which looks alike, never to overrule a reading of lamps.)
         return CellReading(PuzzleKind.arrows, turning.cells, turning.confidence, "generic")
     return CellReading(PuzzleKind.lights, cells, confidence, "generic", lit_by)
 

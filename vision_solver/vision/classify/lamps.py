@@ -48,11 +48,12 @@ MARKS_ROUND = 0.6
 SAMPLE = 24
 LEAST_MOVE = 1.0
 RECENTRE = 3
-#: Strokes this thin or thinner (pixels at CELL_PX) are no object's: a floor's grout lines
-#: crossing under a lamp set on their crossing.  Left in, a grid placed two pixels off cut
-#: them unevenly, and the lamp plus the cross matched its quarter turn by 0.67 (a tuning
-#: board of lamps in a floor, read as objects); opened away, 0.90.  Tuning boards of lamps,
-#: arrows, chairs and photos (290): that board mended, no other reading changed.
+#: Strokes thinner than this (pixels at CELL_PX: an opening by a disc this wide) are no
+#: object's: a floor's grout lines crossing under a lamp set on their crossing.  Left in,
+#: a grid placed two pixels off cut them unevenly, and the lamp plus the cross matched its
+#: quarter turn by 0.67 (a tuning board of lamps in a floor, read as objects); opened away,
+#: 0.90.  Tuning boards of lamps, arrows, chairs and photos (290): that board mended, no
+#: other reading changed.
 THIN = 3
 #: The common footprint is where at least this share of the cells show their object ...
 FOOTPRINT = 0.5
