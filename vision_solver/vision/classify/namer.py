@@ -27,6 +27,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from ..geometry import apply_homography
 from ..grid import Grid, align_cells
 from .cells import CellStack
 
@@ -245,8 +246,7 @@ def objects_rather(image: np.ndarray, grid: Grid, rivals: Iterable[Grid]) -> Gri
             continue
         # (u, v) of the rival's cell centres on the grid, in cells: a block of the grid's own
         # cells lands on its cells' centres, all inside it
-        centres = rival.centres().reshape(-1, 1, 2).astype(np.float64)
-        uv = cv2.perspectiveTransform(centres, to_cells).reshape(-1, 2)
+        uv = apply_homography(to_cells, rival.centres()).reshape(-1, 2)
         on_centres = np.abs(uv - np.floor(uv) - 0.5).max() < OWN_CELL
         if on_centres and np.all((uv >= 0) & (uv <= [grid.cols, grid.rows])):
             cols, rows = np.floor(uv).astype(int).T
