@@ -326,6 +326,48 @@ def test_far_lighter_cells_that_stand_out_from_the_page_are_lit(page, lit_by, ce
     assert reading.cells[:, 0].tolist() == cells
 
 
+#: Pale buttons among blue ones whose bevel's shading a camera caught as ink on the blue
+#: ones: lighter by 28 L* (less than LIGHTNESS_APART), hardly less colourful, and the blue
+#: ones marked by 12 points, so the mark rule lights the blue ones.
+_PALE_AMONG_SHADED_BLUE = _features(([87, 110, 136, 0], 3), ([59, 115, 103, 12], 3))
+
+
+@pytest.mark.parametrize(
+    ("page", "lit_by", "cells"),
+    [
+        (None, "mark", [0, 1]),
+        ([40, 120, 100], "surround", [1, 0]),
+        ([92, 112, 138], "mark", [0, 1]),
+    ],
+    ids=[
+        "nothing known round the board",
+        "on a navy page: the blue ones are the page's hue",
+        "on a page of the pale ones' own shade",
+    ],
+)
+def test_far_lighter_cells_that_stand_out_from_the_page_are_lit_over_a_mark(page, lit_by, cells):
+    """The mark rule lights the group carrying more ink; a far lighter group that stands
+    out from the page half as far again as the marked one is lit instead, as it is over
+    the colour rule."""
+    from vision_solver.vision.classify.lights import read_lights
+
+    surround = None if page is None else (lambda: np.array(page, np.float64))
+    reading = read_lights(_PALE_AMONG_SHADED_BLUE, surround=surround)
+    assert reading.lit_by == lit_by
+    assert reading.cells[:, 0].tolist() == cells
+
+
+def test_checked_boxes_keep_their_mark_where_the_unchecked_stand_out_from_the_page():
+    """Boxes marked more than they are darker (a tick, 45 points of ink, 20 L*) are lit by
+    their mark even where the unchecked ones stand out further from a grey page."""
+    from vision_solver.vision.classify.lights import read_lights
+
+    boxes = _features(([100, 128, 128, 8], 3), ([80, 128, 128, 53], 3))
+    reading = read_lights(boxes, surround=lambda: np.array([87, 128, 128], np.float64))
+    assert reading.lit_by == "mark"
+    assert reading.cells[:, 0].tolist() == [0, 1]
+
+
 def test_white_cells_on_a_white_page_do_not_glow_the_light_from_coloured_ones():
     """White cells whose rims are lighter than the mauve cells' (``rims``: the page shows
     round them) would be lit by their glow; but on a page of their own shade (``surround``)

@@ -310,6 +310,21 @@ def _read_generic(
         ):
             # Pale buttons among blue ones on a navy page: blue is the page's own hue.
             lit_group, lit_by = other, "surround"
+    elif lit_by == "mark" and surround is not None:
+        # A slight mark decided (its groups further apart in lightness, L*, than in ink,
+        # points of 100: shading, not a drawn tick), but the unmarked group is the far
+        # lighter one and it is the one that stands out from the page: pale bevelled
+        # buttons among blue ones on a navy page, whose shading the camera caught as ink on
+        # the blue ones.  A checked box is marked more than it is lighter, and keeps its mark.
+        other = 1 - lit_group
+        lighter = float(raw[labels == other, 0].mean() - raw[labels == lit_group, 0].mean())
+        marked = float(raw[labels == lit_group, 3].mean() - raw[labels == other, 3].mean())
+        if (
+            lighter > LIGHTNESS_GAP
+            and marked < lighter
+            and _stands_out(raw, labels, other, surround)
+        ):
+            lit_group, lit_by = other, "surround"
     cells = (labels == lit_group).astype(np.int64)
     return LightsReading(
         cells.reshape(rows, cols), (0.5 + 0.5 * confidence).reshape(rows, cols), lit_by
