@@ -80,6 +80,41 @@ def test_board_whose_lower_tiles_carry_three_digit_numbers_is_read_whole(seed, s
     assert np.abs(reading.grid.corners - scene.corners).max() < 0.2 * cell_px
 
 
+def _toy_with_panel_beyond_its_keys(seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """A 5x5 toy whose panel runs a cell and a third past its last column of keys: lit keys
+    yellow, unlit ones a shade darker than the olive panel inside a dark rim, and a few
+    unlit ones lost in the light (no rim, the panel's own colour)."""
+    rng = np.random.default_rng(seed)
+    lit = rng.integers(0, 2, (5, 5))
+    image = np.full((700, 800, 3), (40, 90, 150), np.uint8)  # a table
+    panel, pitch, key, left, top = (30, 140, 150), 60, 48, 200, 180
+    cv2.rectangle(image, (182, 162), (200 + 5 * pitch + 78, 180 + 5 * pitch + 18), panel, -1)
+    for (row, col), on in np.ndenumerate(lit):
+        x, y = left + col * pitch + 6, top + row * pitch + 6
+        seen = on or rng.random() < 0.6
+        cv2.rectangle(image, (x + 4, y + 4), (x + key + 4, y + key + 4), (15, 80, 90), -1)
+        if seen:
+            cv2.rectangle(image, (x - 2, y - 2), (x + key + 2, y + key + 2), (20, 100, 110), -1)
+        face = (90, 250, 250) if on else (26, 127, 137) if seen else panel
+        cv2.rectangle(image, (x, y), (x + key, y + key), face, -1)
+    return lit, cv2.GaussianBlur(image, (0, 0), 1.0)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_bare_panel_past_a_toys_last_keys_is_no_line_of_unlit_keys(seed):
+    """A line of cells of the panel's colour at a board's edge may be unlit keys merged
+    with the panel (the panel's margin is a cell wider there); but where the board's
+    unlit keys are found as keys, standing out from the gaps round them, a band of bare
+    panel past the last column is no column of them: the board is 5x5, not 5x6."""
+    lit, image = _toy_with_panel_beyond_its_keys(seed)
+    found = locate_board(image)
+    assert found
+    assert (found.rows, found.cols) == lit.shape
+    corners = np.array([[200, 180], [500, 180], [500, 480], [200, 480]], np.float64)
+    diagonal = float(np.hypot(300, 300))
+    assert np.abs(found.corners - corners).max() < 0.03 * diagonal
+
+
 # --- no board ------------------------------------------------------------------------------------
 
 

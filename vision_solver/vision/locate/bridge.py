@@ -18,7 +18,7 @@ import numpy as np
 
 from ..colour import SAME_COLOUR, on_scale
 from ..geometry import apply_homography
-from .cellsample import cell_colours
+from .cellsample import cell_colours, cell_points, on_image
 from .lattice import LOOKALIKE_REACH, Lattice, Pool
 from .segment import Blob
 
@@ -108,8 +108,13 @@ MARGIN_STEP = 0.05
 #: ... and a board's panel is thin: its margin on the thinnest side is under this.
 THIN_PANEL = 0.5
 #: A side whose margin is a whole number of cells (within this) wider than the
-#: thinnest side's holds that many lines of the other state.
+#: thinnest side's holds that many lines of the other state ...
 WHOLE_LINE = 0.2
+#: ... unless the board's found cells of that state stand out from the gaps at their
+#: corners (``_rim_contrast``) and the line's cells do so by less than this share of it.
+LINE_RIMS = 0.5
+#: Where a cell's corners are sampled, in cells from its centre: where four cells meet.
+CORNERS = np.array([(-0.5, -0.5), (0.5, -0.5), (-0.5, 0.5), (0.5, 0.5)])
 
 
 def framed_lines(lattice: Lattice, lab: np.ndarray, page: np.ndarray) -> Lattice:
@@ -121,7 +126,10 @@ def framed_lines(lattice: Lattice, lab: np.ndarray, page: np.ndarray) -> Lattice
     board: a side whose margin is one or two cells wider than the thinnest
     side's holds one or two lines of cells.  Only when the lattice's empty
     cells (``_other_state``, not the ``page``'s colour) have the colour of a
-    thin panel.
+    thin panel, and the line's cells look like cells (``_bare_panel``): where
+    the board's own cells of that state are found as cells (keys of a toy
+    whose unlit ones have the panel's colour but their own rims), a line is
+    added only where it shows such cells, not the bare panel beyond the keys.
     """
     other = None
     margins = []
@@ -147,6 +155,13 @@ def framed_lines(lattice: Lattice, lab: np.ndarray, page: np.ndarray) -> Lattice
     for axis, side, margin in margins:
         lines = int(round(margin - thinnest))
         if 1 <= lines <= MOST_EMPTY and abs(margin - thinnest - lines) <= WHOLE_LINE:
+            edge = (r0, r1, c0, c1)[2 * axis + (side > 0)]
+            across = range(c0, c1 + 1) if axis == 0 else range(r0, r1 + 1)
+            added = [
+                _key(axis, edge + side * step, at) for step in range(1, lines + 1) for at in across
+            ]
+            if _bare_panel(lattice, lab, added, other):
+                continue
             span = rows if axis == 0 else cols
             span[0 if side < 0 else 1] += side * lines
     if (rows, cols) == ([r0, r1], [c0, c1]):
@@ -203,6 +218,40 @@ def _other_state(lattice: Lattice, lab: np.ndarray, page: np.ndarray) -> np.ndar
     if not _alike(colours, median) or np.linalg.norm(median - page) < SAME_COLOUR:
         return None
     return median
+
+
+def _bare_panel(
+    lattice: Lattice, lab: np.ndarray, added: list[tuple[int, int]], other: np.ndarray
+) -> bool:
+    """Whether the ``added`` cells (row, col) are bare panel, not cells of the ``other``
+    state: the lattice's members of that colour (two at least) stand out from the gaps at
+    their corners (``_rim_contrast``), and the added cells by less than LINE_RIMS of that."""
+    members = list(lattice.members)
+    colours = cell_colours(lattice, lab, members)
+    with np.errstate(invalid="ignore"):
+        alike = np.linalg.norm(colours - other, axis=1) < SAME_COLOUR
+    found = [key for key, near in zip(members, alike.tolist(), strict=True) if near]
+    if len(found) < 2:
+        return False  # the other state's cells are merged with the panel: no rims to compare
+    theirs = _rim_contrast(lattice, lab, found)
+    ours = _rim_contrast(lattice, lab, added)
+    if np.isnan(theirs) or np.isnan(ours):
+        return False
+    return ours < LINE_RIMS * theirs
+
+
+def _rim_contrast(lattice: Lattice, lab: np.ndarray, keys: list[tuple[int, int]]) -> float:
+    """The median over ``keys`` (row, col) of how far each cell's colour (``cell_colours``)
+    lies from the median colour at its corners, where it meets its neighbours (Delta E);
+    NaN when no cell lies wholly on the image."""
+    colours = cell_colours(lattice, lab, keys)
+    pixels = cell_points(lattice, keys, CORNERS)
+    inside = on_image(pixels, lab.shape) & ~np.isnan(colours).any(axis=1)
+    if not inside.any():
+        return float("nan")
+    picked = pixels[inside]
+    corners = on_scale(np.median(lab[picked[..., 1], picked[..., 0]], axis=1))
+    return float(np.median(np.linalg.norm(colours[inside] - corners, axis=1)))
 
 
 def _alike(colours: np.ndarray, colour: np.ndarray) -> bool:
