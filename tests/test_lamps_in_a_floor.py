@@ -185,3 +185,19 @@ def test_grout_crossing_under_lamps_on_a_grid_a_little_off_leaves_them_lamps():
     reading = read_board(scene.image, looks=[])
     assert reading.puzzle == "lights"
     assert reading.cells.tolist() == scene.cells.tolist()
+
+
+def test_a_lamps_dark_outline_is_no_mark_inside_it():
+    """Round lamps with a dark outline, lit ones with a lighter core, on a grid half a pixel
+    off: what a lamp shows inside is read within its outline (two pixels of its edge left
+    out), since the outline cut into dashes by the cells' pixels is no quarter turn of
+    itself; read with it, the board's lamps were no lamps and it was read as arrows."""
+    scene = _scene(64)
+    rows, cols = scene.cells.shape
+    off = np.array([[0.3, 0.3], [0.0, 0.3], [-0.5, -0.1], [-0.5, 0.0]])
+    location = board_at(scene.corners + off, rows, cols)
+    grid = Grid(rows, cols, location.homography, location.corners)
+    assert lamp_features(CellStack(scene.image, grid)) is not None
+    reading = read_board(scene.image, looks=[])
+    assert reading.puzzle == "lights"
+    assert reading.cells.tolist() == scene.cells.tolist()

@@ -36,12 +36,18 @@ HELD = 0.9
 #: Measured on the tuning looks with their true corners: lamps 0.92 and more; arrow
 #: glyphs' tiles up to 1.0 (they are told by their marks), chairs 0.57-0.84.
 ROUND = 0.85
-#: ... and so do the marks inside the objects (unlike the object's own colour, its edge
-#: left out), over the board: lamps' sockets and cores 0.59-1.0; arrow glyphs on round or
-#: square tiles mostly 0.05-0.55, chairs 0.0-0.52 (a narrow margin: small cores are a few
-#: pixels; short thick arrows reach 0.64, and the classify stage asks the turn reader
-#: first).
+#: ... and so do the marks inside the objects (unlike the object's own colour, EDGE pixels
+#: of its edge left out), over the board: lamps' sockets and cores 0.59-1.0; arrow glyphs
+#: on round or square tiles mostly 0.05-0.55, chairs 0.0-0.52 (a narrow margin: small
+#: cores are a few pixels; short thick arrows reach 0.64, and the classify stage asks the
+#: turn reader first).  (Measured with one pixel of the edge left out.)
 MARKS_ROUND = 0.6
+#: The object's edge left out of its marks (pixels at CELL_PX: an erosion by a square this
+#: many pixels each side of the centre): a lamp's dark outline, cut by the cells' pixels
+#: into dashes that are no quarter turn of themselves.  With one pixel, a tuning board of
+#: round lamps on a grid half a pixel off matched by 0.596 and was read as arrows; with
+#: two, 500 tuning boards and photos (lamps, tiles, arrows, chairs, benches, photos) lost none.
+EDGE = 2
 #: A board is judged on this many of its cells, spread over it; when they are no lamps
 #: but their objects lie LEAST_MOVE pixels (at CELL_PX) off their cells' centres or more,
 #: alike, it is judged again moved by that much (RECENTRE times at most).
@@ -148,7 +154,8 @@ def _lamps(cells: np.ndarray) -> tuple[bool, np.ndarray]:
     # its edge, where the floor blends in
     colours = _moved(cells, moves)
     inside = centred > 0.5
-    edge = np.stack([cv2.erode(m, np.ones((3, 3), np.uint8)) for m in inside.astype(np.uint8)])
+    square = np.ones((2 * EDGE + 1, 2 * EDGE + 1), np.uint8)
+    edge = np.stack([cv2.erode(m, square) for m in inside.astype(np.uint8)])
     own = np.stack(
         [
             np.median(colour[mask], axis=0) if mask.any() else colour[0, 0]
