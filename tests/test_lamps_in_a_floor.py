@@ -201,3 +201,16 @@ def test_a_lamps_dark_outline_is_no_mark_inside_it():
     reading = read_board(scene.image, looks=[])
     assert reading.puzzle == "lights"
     assert reading.cells.tolist() == scene.cells.tolist()
+
+
+@pytest.mark.parametrize("seed", [48])
+def test_a_minimap_of_pixels_of_every_hue_is_not_the_board(seed):
+    """The HUD's minimap is a lattice of hundreds of cells, far more than the lamps, but its
+    cells show vivid colours of every hue (a mosaic), where a board's show a few states: the
+    board is the block of lamps, read exactly (the minimap had been taken for the board's
+    lattice, and a 3x4 part of the lamps read as objects beside it)."""
+    scene = _scene(seed)
+    _located_as_drawn(scene)
+    reading = read_board(scene.image, looks=[])
+    assert reading.puzzle == "lights"
+    assert reading.cells.tolist() == scene.cells.tolist()

@@ -66,7 +66,7 @@ from .judge import (
 )
 from .lattice import Lattice, Pool, lattice_from, without
 from .objects import extend_lattice, object_board
-from .scenery import frame_strip, palette, tiled_floor
+from .scenery import frame_strip, mosaic, palette, tiled_floor
 from .screen import PLANE_TILT, Rectified, looks_rendered, plane_quads, rectify
 from .segment import (
     COARSE_SIDE,
@@ -225,6 +225,9 @@ def _best_lattice(
             lattices = [lat for lat in (without(lat, squares) for lat in lattices) if lat]
         floors = [lat for lat in lattices if tiled_floor(lat, lab)]
         lattices = [lat for lat in lattices if all(lat is not floor for floor in floors)]
+        # A minimap's pixels of every hue are no board's cells of a few states.
+        mosaics = [lat for lat in lattices if mosaic(lat, lab)]
+        lattices = [lat for lat in lattices if all(lat is not other for other in mosaics)]
         # A line of cells merged with the panel around them splits a board.
         lattices = [framed_lines(bridged(lat, pool, lab, page), lab, page) for lat in lattices]
         # The gaps where four rounded tiles meet are no cells: the tiles around them are.
@@ -236,6 +239,8 @@ def _best_lattice(
                 record(lat, f"stage {stage}")
             for lat in floors:
                 record(lat, f"stage {stage}, a floor's tiles")
+            for lat in mosaics:
+                record(lat, f"stage {stage}, a mosaic")
         if best is not None:
             # More blobs may regroup the cells of an earlier stage's board.
             lattices.append(best)
@@ -768,15 +773,22 @@ def _objects_rather(
     surer.  A board of objects that runs more than half a cell off the image
     (OBJECTS_OFF_IMAGE) never beats a convincing lattice: its cells past the
     edge could not be read (the objects strewn over a game's floor, beside a
-    board of lamps in the view's corner).
+    board of lamps in the view's corner).  Nor does a lattice no convincing
+    board that runs off the image so beat a board of objects within it (a
+    band of a game's floor round a block of lamps).
     """
     if not location:
         return True
-    if (
-        lattice_convincing
-        and cells_off_image(objects.corners, objects.rows, objects.cols, shape) > OBJECTS_OFF_IMAGE
-    ):
+    objects_off = cells_off_image(objects.corners, objects.rows, objects.cols, shape)
+    if lattice_convincing and objects_off > OBJECTS_OFF_IMAGE:
         return False
+    if (
+        not lattice_convincing
+        and objects_off <= OBJECTS_OFF_IMAGE
+        and cells_off_image(location.corners, location.rows, location.cols, shape)
+        > OBJECTS_OFF_IMAGE
+    ):
+        return True  # an unconvincing lattice running off the image: a floor's, not a board
     ours = objects.corners.astype(np.float32)
     theirs = location.corners.astype(np.float32)
     apart = cv2.intersectConvexConvex(ours, theirs)[0] <= 0

@@ -104,6 +104,30 @@ def palette(lattice: Lattice, lab: np.ndarray) -> bool:
     return len(state_colours(lattice, lab)) >= PALETTE_SHARE * count
 
 
+#: A lattice whose cells show at least MOSAIC_COLOURS vivid colours (chroma MOSAIC_CHROMA
+#: or more, SAME_COLOUR apart) of every hue (in MOSAIC_HUES of the twelve 30-degree
+#: sectors of hue at least) is a mosaic: a game's minimap of coloured pixels.  Measured on
+#: tuning scenes: HUD minimaps 28 to 31 vivid colours in 9 or 10 sectors; the lattices of
+#: boards, floors, grass, photos and frames (30 cells or more) 11 at most in 4 at most.
+MOSAIC_COLOURS = 20
+MOSAIC_CHROMA = 20.0
+MOSAIC_HUES = 7
+
+
+def mosaic(lattice: Lattice, lab: np.ndarray) -> bool:
+    """True when the lattice's cells show vivid colours of nearly every hue (MOSAIC_COLOURS
+    of them in MOSAIC_HUES sectors of hue): a minimap, not a board of a few states."""
+    if len(lattice.members) < MOSAIC_COLOURS:
+        return False
+    colours = state_colours(lattice, lab)
+    a, b = colours[:, 1] - 128.0, colours[:, 2] - 128.0
+    vivid = np.hypot(a, b) >= MOSAIC_CHROMA
+    if vivid.sum() < MOSAIC_COLOURS:
+        return False
+    sectors = np.unique((np.degrees(np.arctan2(b[vivid], a[vivid])) % 360 // 30).astype(int))
+    return len(sectors) >= MOSAIC_HUES
+
+
 #: A lattice is a strip when it is at most STRIP_ACROSS cells across and at
 #: least STRIP_ALONG times as many along.  The brick and slab borders round
 #: the tuning looks' 3-D boards were found as strips 2 or 3 bricks across and
