@@ -708,7 +708,11 @@ def _locate_stages(image: np.ndarray, trace: Trace) -> Iterator[BoardLocation | 
     if _objects_to_look_for(coarse.textured, best, location, image.shape):
         objects = _object_location(image, trace)
         if objects is not None and _objects_rather(
-            objects, location, convincing(best), image.shape
+            objects,
+            location,
+            convincing(best),
+            image.shape,
+            lambda: board_within(image, location) is not None,
         ):
             yield objects
             return
@@ -762,6 +766,7 @@ def _objects_rather(
     location: BoardLocation | NotFound,
     lattice_convincing: bool,
     shape: tuple[int, ...],
+    floor_round_board: Callable[[], bool] = lambda: False,
 ) -> bool:
     """True when the board of objects is a better answer than the lattice's ``location``.
 
@@ -775,7 +780,9 @@ def _objects_rather(
     edge could not be read (the objects strewn over a game's floor, beside a
     board of lamps in the view's corner).  Nor does a lattice no convincing
     board that runs off the image so beat a board of objects within it (a
-    band of a game's floor round a block of lamps).
+    band of a game's floor round a block of lamps), unless it is a floor round
+    a board that ``board_within`` finds (``floor_round_board()``, asked only
+    then): that board is placed surer than objects are.
     """
     if not location:
         return True
@@ -787,6 +794,7 @@ def _objects_rather(
         and objects_off <= OBJECTS_OFF_IMAGE
         and cells_off_image(location.corners, location.rows, location.cols, shape)
         > OBJECTS_OFF_IMAGE
+        and not floor_round_board()
     ):
         return True  # an unconvincing lattice running off the image: a floor's, not a board
     ours = objects.corners.astype(np.float32)
