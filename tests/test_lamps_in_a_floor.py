@@ -172,19 +172,23 @@ def test_a_flat_board_of_plain_cells_in_two_shades_is_no_floor_of_shades():
     assert board_within(scene.image, location) is None
 
 
-def test_grout_crossing_under_lamps_on_a_grid_a_little_off_leaves_them_lamps():
-    """Lamps set on the crossings of a floor's grout lines, the grid placed a few pixels off
-    (as located: skewed by 2 to 6 pixels on cells of 82): the cross cut unevenly had made the
-    lamps no quarter turns of themselves, and the board was read as 3-D objects."""
-    scene = _scene(16028)
+def _lamps_on_a_grid_placed_off(scene, off: list[list[float]]) -> None:
+    """The scene's lamps are lamps on its true grid with its corners moved by ``off``
+    (pixels, as located), and the board is read as lights, exactly."""
     rows, cols = scene.cells.shape
-    off = np.array([[-2.0, -2.0], [4.5, 4.4], [-1.8, 3.3], [4.1, -6.5]])
-    location = board_at(scene.corners + off, rows, cols)
+    location = board_at(scene.corners + np.array(off), rows, cols)
     grid = Grid(rows, cols, location.homography, location.corners)
     assert lamp_features(CellStack(scene.image, grid)) is not None
     reading = read_board(scene.image, looks=[])
     assert reading.puzzle == "lights"
     assert reading.cells.tolist() == scene.cells.tolist()
+
+
+def test_grout_crossing_under_lamps_on_a_grid_a_little_off_leaves_them_lamps():
+    """Lamps set on the crossings of a floor's grout lines, the grid placed a few pixels off
+    (as located: skewed by 2 to 6 pixels on cells of 82): the cross cut unevenly had made the
+    lamps no quarter turns of themselves, and the board was read as 3-D objects."""
+    _lamps_on_a_grid_placed_off(_scene(16028), [[-2.0, -2.0], [4.5, 4.4], [-1.8, 3.3], [4.1, -6.5]])
 
 
 def test_a_lamps_dark_outline_is_no_mark_inside_it():
@@ -192,15 +196,7 @@ def test_a_lamps_dark_outline_is_no_mark_inside_it():
     off: what a lamp shows inside is read within its outline (two pixels of its edge left
     out), since the outline cut into dashes by the cells' pixels is no quarter turn of
     itself; read with it, the board's lamps were no lamps and it was read as arrows."""
-    scene = _scene(64)
-    rows, cols = scene.cells.shape
-    off = np.array([[0.3, 0.3], [0.0, 0.3], [-0.5, -0.1], [-0.5, 0.0]])
-    location = board_at(scene.corners + off, rows, cols)
-    grid = Grid(rows, cols, location.homography, location.corners)
-    assert lamp_features(CellStack(scene.image, grid)) is not None
-    reading = read_board(scene.image, looks=[])
-    assert reading.puzzle == "lights"
-    assert reading.cells.tolist() == scene.cells.tolist()
+    _lamps_on_a_grid_placed_off(_scene(64), [[0.3, 0.3], [0.0, 0.3], [-0.5, -0.1], [-0.5, 0.0]])
 
 
 @pytest.mark.parametrize("seed", [48])
