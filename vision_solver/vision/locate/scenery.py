@@ -110,7 +110,7 @@ def palette(lattice: Lattice, lab: np.ndarray) -> bool:
 #: 16 tuning scenes of nine families and photos: the three HUD minimaps 28 to 31 vivid
 #: colours in 9 or 10 sectors; every other lattice of 30 cells or more (boards, floors,
 #: grass, photographed pages, frames) 11 at most in 4 sectors at most.  Left out of the
-#: search, 700 tuning boards and photos lost none.
+#: search, 610 tuning boards and photos lost none.
 MOSAIC_COLOURS = 20
 MOSAIC_CHROMA = 20.0
 MOSAIC_HUES = 7
