@@ -766,7 +766,7 @@ def _objects_rather(
     location: BoardLocation | NotFound,
     lattice_convincing: bool,
     shape: tuple[int, ...],
-    floor_round_board: Callable[[], bool] = lambda: False,
+    floor_round_board: Callable[[], bool],
 ) -> bool:
     """True when the board of objects is a better answer than the lattice's ``location``.
 

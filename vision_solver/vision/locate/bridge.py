@@ -18,7 +18,7 @@ import numpy as np
 
 from ..colour import SAME_COLOUR, on_scale
 from ..geometry import apply_homography
-from .cellsample import cell_colours, cell_points, on_image
+from .cellsample import cell_colours
 from .lattice import LOOKALIKE_REACH, Lattice, Pool
 from .segment import Blob
 
@@ -244,14 +244,11 @@ def _rim_contrast(lattice: Lattice, lab: np.ndarray, keys: list[tuple[int, int]]
     """The median over ``keys`` (row, col) of how far each cell's colour (``cell_colours``)
     lies from the median colour at its corners, where it meets its neighbours (Delta E);
     NaN when no cell lies wholly on the image."""
-    colours = cell_colours(lattice, lab, keys)
-    pixels = cell_points(lattice, keys, CORNERS)
-    inside = on_image(pixels, lab.shape) & ~np.isnan(colours).any(axis=1)
-    if not inside.any():
-        return float("nan")
-    picked = pixels[inside]
-    corners = on_scale(np.median(lab[picked[..., 1], picked[..., 0]], axis=1))
-    return float(np.median(np.linalg.norm(colours[inside] - corners, axis=1)))
+    apart = np.linalg.norm(
+        cell_colours(lattice, lab, keys) - cell_colours(lattice, lab, keys, CORNERS), axis=1
+    )
+    shown = ~np.isnan(apart)
+    return float(np.median(apart[shown])) if shown.any() else float("nan")
 
 
 def _alike(colours: np.ndarray, colour: np.ndarray) -> bool:

@@ -59,9 +59,12 @@ def outside_lines(lattice: Lattice) -> list[list[tuple[int, int]]]:
     ]
 
 
-def cell_colours(lattice: Lattice, lab: np.ndarray, keys: list[tuple[int, int]]) -> np.ndarray:
-    """Median Lab colour of each lattice cell (row, col) in ``keys``; NaN where off the image."""
-    pixels = cell_points(lattice, keys, RING)
+def cell_colours(
+    lattice: Lattice, lab: np.ndarray, keys: list[tuple[int, int]], offsets: np.ndarray = RING
+) -> np.ndarray:
+    """Median Lab colour of each lattice cell (row, col) in ``keys``, sampled at ``offsets``
+    (cells from its centre: its RING by default); NaN where off the image."""
+    pixels = cell_points(lattice, keys, offsets)
     inside = on_image(pixels, lab.shape)
     colours = np.full((len(keys), 3), np.nan)
     if inside.any():

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..colour import SAME_COLOUR
+from ..colour import SAME_COLOUR, chroma
 from ..geometry import apply_homography
 from .cellsample import cell_colours, one_of_each, outside_lines, state_colours
 from .judge import RUNS_OFF_CELLS, middle, pitch, runs_off
@@ -122,11 +122,11 @@ def mosaic(lattice: Lattice, lab: np.ndarray) -> bool:
     if len(lattice.members) < MOSAIC_COLOURS:
         return False
     colours = state_colours(lattice, lab)
-    a, b = colours[:, 1] - 128.0, colours[:, 2] - 128.0
-    vivid = np.hypot(a, b) >= MOSAIC_CHROMA
-    if vivid.sum() < MOSAIC_COLOURS:
+    vivid = colours[chroma(colours) >= MOSAIC_CHROMA]
+    if len(vivid) < MOSAIC_COLOURS:
         return False
-    sectors = np.unique((np.degrees(np.arctan2(b[vivid], a[vivid])) % 360 // 30).astype(int))
+    hues = np.degrees(np.arctan2(vivid[:, 2] - 128.0, vivid[:, 1] - 128.0))
+    sectors = np.unique((hues % 360 // 30).astype(int))
     return len(sectors) >= MOSAIC_HUES
 
 
