@@ -293,38 +293,23 @@ def _read_generic(
         spread = np.linalg.norm(points - points[first].mean(axis=0), axis=1)
         confidence = np.clip(np.abs(spread - SPREAD_DOUBT) / SPREAD_DOUBT, 0, 1)
     lit_group, lit_by = _lit_group([raw[labels == 0], raw[labels == 1]])
-    if lit_by == "colour":
-        other = 1 - lit_group
-        lighter = float(raw[labels == other, 0].mean() - raw[labels == lit_group, 0].mean())
-        if (
-            rims is not None
-            and _outshone(raw, labels, lit_group, rims)
-            and not (halos is not None and _tints_more(halos().reshape(-1), labels, lit_group))
-            and not (surround is not None and _stands_out(raw, labels, lit_group, surround))
-        ):
-            lit_group, lit_by = other, "glow"
-        elif (
-            surround is not None
-            and lighter > LIGHTNESS_GAP
-            and _stands_out(raw, labels, other, surround)
-        ):
-            # Pale buttons among blue ones on a navy page: blue is the page's own hue.
-            lit_group, lit_by = other, "surround"
-    elif lit_by == "mark" and surround is not None:
-        # A slight mark decided (its groups further apart in lightness, L*, than in ink,
-        # points of 100: shading, not a drawn tick), but the unmarked group is the far
-        # lighter one and it is the one that stands out from the page: pale bevelled
-        # buttons among blue ones on a navy page, whose shading the camera caught as ink on
-        # the blue ones.  A checked box is marked more than it is lighter, and keeps its mark.
-        other = 1 - lit_group
-        lighter = float(raw[labels == other, 0].mean() - raw[labels == lit_group, 0].mean())
-        marked = float(raw[labels == lit_group, 3].mean() - raw[labels == other, 3].mean())
-        if (
-            lighter > LIGHTNESS_GAP
-            and marked < lighter
-            and _stands_out(raw, labels, other, surround)
-        ):
-            lit_group, lit_by = other, "surround"
+    other = 1 - lit_group
+    if (
+        lit_by == "colour"
+        and rims is not None
+        and _outshone(raw, labels, lit_group, rims)
+        and not (halos is not None and _tints_more(halos().reshape(-1), labels, lit_group))
+        and not (surround is not None and _stands_out(raw, labels, lit_group, surround))
+    ):
+        lit_group, lit_by = other, "glow"
+    elif (
+        surround is not None
+        and _may_give_way(raw, labels, lit_group, lit_by)
+        and _stands_out(raw, labels, other, surround)
+    ):
+        # Pale buttons among blue ones on a navy page (lit by colour, or by the shading a
+        # camera caught as a mark on the blue ones): blue is the page's own hue.
+        lit_group, lit_by = other, "surround"
     cells = (labels == lit_group).astype(np.int64)
     return LightsReading(
         cells.reshape(rows, cols), (0.5 + 0.5 * confidence).reshape(rows, cols), lit_by
@@ -386,6 +371,21 @@ def _apart(features: np.ndarray, cells: np.ndarray) -> float:
         np.linalg.norm(points[lit].std(axis=0)) + np.linalg.norm(points[~lit].std(axis=0))
     )
     return between / max(spread, 1e-9)
+
+
+def _may_give_way(raw: np.ndarray, labels: np.ndarray, lit_group: int, lit_by: LitBy) -> bool:
+    """Whether the group the generic rule lit (``lit_group`` of ``labels``) gives way to the
+    other where that one stands out from the page (``_stands_out``): it does when it was lit
+    by colour, or by a slight mark (its groups further apart in lightness, L*, than in ink,
+    points of 100: a camera's catch of a bevel's shading, not a drawn tick), and the other is
+    the lighter by LIGHTNESS_GAP.  A checked box is marked more than it is lighter, and
+    keeps its mark."""
+    if lit_by not in ("colour", "mark"):
+        return False
+    other = 1 - lit_group
+    lighter = float(raw[labels == other, 0].mean() - raw[labels == lit_group, 0].mean())
+    marked = float(raw[labels == lit_group, 3].mean() - raw[labels == other, 3].mean())
+    return lighter > LIGHTNESS_GAP and (lit_by == "colour" or marked < lighter)
 
 
 def _outshone(
