@@ -218,3 +218,25 @@ def test_count_along_finds_the_cells_whatever_the_common_offset(count, offset, p
     assert found is not None
     assert found[0] == count
     assert abs(found[1] - offset) < 0.1
+
+
+def test_specks_far_apart_among_as_many_more_are_dust_and_marks_on_their_points_are_not():
+    """A 2x3 lattice of specks 8 px across, 100 px apart: where the picture is strewn with
+    specks alike (a photo's grain), it is dust lined up by chance; where its specks are
+    all there is (a terminal's dots), it is not.  Nor is a lattice of cells of its pitch."""
+    from vision_solver.vision.locate.judge import dust
+    from vision_solver.vision.locate.lattice import Lattice, Pool
+    from vision_solver.vision.locate.segment import Blob
+
+    def speck(x: float, y: float, side: int = 8) -> Blob:
+        return Blob(x, y, side, side, side * side, 1.0, "test")
+
+    homography = np.array([[100.0, 0.0, 50.0], [0.0, 100.0, 50.0], [0.0, 0.0, 1.0]])
+    members = {(r, c): speck(50 + 100 * c, 50 + 100 * r) for r in range(2) for c in range(3)}
+    lattice = Lattice(homography, members, (0, 1), (0, 2), 1.0)
+    grain = np.random.default_rng(3).uniform(0, 300, (40, 2))
+    strewn = Pool(list(members.values()) + [speck(x, y) for x, y in grain])
+    assert dust(lattice, strewn)
+    assert not dust(lattice, Pool(list(members.values())))
+    cells = {key: speck(blob.x, blob.y, 60) for key, blob in members.items()}
+    assert not dust(Lattice(homography, cells, (0, 1), (0, 2), 1.0), strewn)

@@ -7,6 +7,8 @@ camera: the far rows' chairs look smaller, and the board is all the rows, not th
 
 from __future__ import annotations
 
+import dataclasses
+
 import cv2
 import numpy as np
 import pytest
@@ -135,3 +137,27 @@ def test_objects_whose_every_line_is_trimmed_as_empty_are_no_board() -> None:
         assert min(found.rows, found.cols) >= objects.MIN_LINES
     reading = read_board(scene.image, looks=[])
     assert min(reading.rows, reading.cols) >= 2
+
+
+def _placed(corners: list[list[float]], rows: int, cols: int, confidence: float, framed: bool):
+    from vision_solver.vision.geometry import board_at
+
+    placed = board_at(np.array(corners, dtype=np.float64), rows, cols)
+    return dataclasses.replace(placed, confidence=confidence, framed=framed)
+
+
+def test_objects_in_every_cell_of_a_board_beat_a_lattice_of_some_of_them() -> None:
+    """Benches on a photographed monitor: a lattice of 6x4 of them lies within the 7x6
+    board the objects fill (every cell holding one), and is no convincing board: the
+    objects' board is the whole, the lattice a part of it.  Objects that fill only some
+    cells of their outline (strewn over the floor round the board) do not so beat it."""
+    from vision_solver.vision.locate import _objects_rather
+
+    shape = (1080, 1440)
+    objects_board = _placed([[718, 352], [883, 339], [938, 500], [700, 527]], 7, 6, 1.0, True)
+    part = _placed([[715, 366], [833, 356], [860, 501], [698, 521]], 6, 4, 1.0, False)
+    assert _objects_rather(objects_board, part, False, shape, lambda: False)
+    over_reaching = dataclasses.replace(objects_board, confidence=0.78)
+    assert not _objects_rather(over_reaching, part, False, shape, lambda: False)
+    # a convincing lattice of the board places it surer than the objects do
+    assert not _objects_rather(objects_board, part, True, shape, lambda: False)

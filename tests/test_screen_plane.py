@@ -163,6 +163,42 @@ def test_a_board_found_whole_on_the_plane_beats_an_outline_placed_by_a_frame():
     assert _plane_rather(framed, partial, quad, shape)
 
 
+def test_a_lattice_of_two_lines_found_whole_is_no_surer_than_objects_on_the_plane():
+    """Six blotches of a photographed wall line up in a 2x3 lattice, every cell "found":
+    that is no board found whole (two lines of anything line up), so it does not beat the
+    board of objects placed on the plane.  A lattice of three lines and more still does."""
+    from vision_solver.vision.locate import _every_cell_found, _plane_rather
+
+    shape = (3024, 4032)
+    quad = np.array([[1800.0, 1400.0], [3300.0, 1500.0], [3200.0, 2600.0], [1700.0, 2500.0]])
+    objects_board = _placed(
+        [[2457, 1675], [2826, 1728], [2753, 2273], [2271, 2224]], 11, 7, 0.65, True
+    )
+    blotches = _placed([[474, 99], [2903, 948], [3437, 2922], [764, 1744]], 2, 3, 1.0, False)
+    assert not _every_cell_found(blotches)
+    assert _plane_rather(objects_board, blotches, quad, shape)
+    three_lines = dataclasses.replace(blotches, rows=3)
+    assert _every_cell_found(three_lines)
+    assert not _plane_rather(objects_board, three_lines, quad, shape)
+
+
+#: Tuning-side monitor photos of a small board on a large page (5x5 bevelled lights, 7x11
+#: black-and-white cells), where the noise of the photographed page makes countless
+#: specks that wide lattices line up: those outscored the board (a 3x3 of them was read).
+SPECKLED_PAGE_SEEDS = [2168, 2192]
+
+
+@pytest.mark.parametrize("seed", SPECKLED_PAGE_SEEDS)
+def test_a_small_board_on_a_photographed_page_is_not_lost_to_specks_far_apart(seed: int):
+    assert is_tuning(seed)
+    scene = photo_scene(seed, "monitor")
+    reading = read_board(scene.image, looks=[])
+    assert (reading.rows, reading.cols) == scene.cells.shape
+    assert np.array_equal(reading.cells, scene.cells)
+    diagonal = float(np.linalg.norm(scene.corners[2] - scene.corners[0]))
+    assert np.linalg.norm(reading.grid.corners - scene.corners, axis=1).mean() < 0.01 * diagonal
+
+
 def test_a_screenshot_looks_rendered_and_a_photo_does_not() -> None:
     from synth import render_board
 
@@ -216,8 +252,8 @@ def test_a_board_on_its_platform_on_a_photographed_monitor_is_found_on_the_platf
 
 
 #: Tuning-side monitor photos of chairs on a platform whose board the search of the platform
-#: finds the right size but not every cell of (their far rows small), and of whose screen no
-#: board is found: 9x7 and 9x3 chairs.
+#: finds the right size but not every cell of (their far rows small), and on whose screen no
+#: board is found, or a smaller part of it: 9x7 and 9x3 chairs.
 PARTLY_FOUND_PLATFORM_SEEDS = [40, 264]
 
 
@@ -230,9 +266,10 @@ def test_a_platform_s_board_not_found_whole_stands_for_the_screen_s(seed: int) -
     scene = photo_scene(seed, "monitor")
     quad = _target_plane(plane_quads(scene.image), scene.image.shape)
     screen = rectify(scene.image, quad)
-    assert _on_plane(screen, None) is None
+    on_screen = _on_plane(screen, None)
     on_platform = _on_inner_plane(screen, None)
     assert (on_platform.rows, on_platform.cols) == scene.cells.shape
+    assert on_screen is None or on_screen.rows * on_screen.cols < scene.cells.size
     assert on_platform.confidence < 1.0  # not every cell found: it ends no search
     reading = read_board(scene.image, looks=[])
     assert np.array_equal(reading.cells, scene.cells)
@@ -241,9 +278,9 @@ def test_a_platform_s_board_not_found_whole_stands_for_the_screen_s(seed: int) -
 
 
 #: Tuning-side monitor photos of 1600 x 1200 or less whose screen, warped square-on at the
-#: photo's detail, shows cells too few pixels across: 9x5 arrows, 11x15 black-and-white cells
-#: with dots, 13x10 glowing lamps over a page's grid.
-SMALL_SCREEN_SEEDS = [88, 100, 148]
+#: photo's detail, shows cells too few pixels across: 11x15 black-and-white cells with dots,
+#: 13x10 glowing lamps over a page's grid.
+SMALL_SCREEN_SEEDS = [100, 148]
 
 
 @pytest.mark.parametrize("seed", SMALL_SCREEN_SEEDS)

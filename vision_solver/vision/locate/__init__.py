@@ -56,6 +56,7 @@ from .judge import (
     around,
     complete_and_solid,
     convincing,
+    dust,
     encloses_as_holes,
     finer_hidden,
     middle,
@@ -251,7 +252,12 @@ def _best_lattice(
             for lat in strips:
                 record(lat, f"stage {stage}, a border's bricks")
         lattices = [lat for lat in lattices if all(lat is not strip for strip in strips)]
-        best = max(lattices, key=lambda lat: lat.score, default=None)
+        # A lattice of cells beats one of dust, however many specks line up on the
+        # dust's wide lattice (a noisy photo makes countless of them).
+        for lat in lattices:
+            lat.dust = lat.dust or dust(lat, pool)
+        cells = [lat for lat in lattices if not lat.dust]
+        best = max(cells or lattices, key=lambda lat: lat.score, default=None)
         if best is not None:
             # Prefer the tiles to the gaps between them.
             tiles = [
@@ -435,8 +441,15 @@ def _inside(point: np.ndarray, outline: np.ndarray) -> bool:
 
 def _every_cell_found(found: BoardLocation | NotFound) -> bool:
     """True for a board whose every cell was found (an outline placed by a frame or by
-    objects counts no cells)."""
-    return bool(found) and found.confidence >= 1.0 and not found.framed
+    objects counts no cells), in more than two rows and columns: a photo's blotches line
+    up in two rows of a few all too easily, so such a lattice found whole is no surer a
+    board than one found in part (nor is it a convincing one)."""
+    return (
+        bool(found)
+        and found.confidence >= 1.0
+        and not found.framed
+        and min(found.rows, found.cols) > 2
+    )
 
 
 def _square_and_whole(found: BoardLocation | NotFound) -> bool:
@@ -673,7 +686,10 @@ def _locate_stages(image: np.ndarray, trace: Trace) -> Iterator[BoardLocation | 
         whole_image = (0, 0, image.shape[1], image.shape[0])
         if whole_image not in regions:  # the box around may be the whole image already
             regions.append(whole_image)
-        for x0, y0, x1, y1 in regions:
+        searched = 0
+        while searched < len(regions):
+            x0, y0, x1, y1 = regions[searched]
+            searched += 1
             fine_work, fine_scale = work_image(image[y0:y1, x0:x1], MAX_SIDE)
             fine_offset = np.array([x0, y0], dtype=np.float64)
             if searched_all:
@@ -702,8 +718,15 @@ def _locate_stages(image: np.ndarray, trace: Trace) -> Iterator[BoardLocation | 
                     continue
                 best, scale, offset = fine, fine_scale, fine_offset
             whole = (x0, y0, x1, y1) == (0, 0, image.shape[1], image.shape[0])
-            if convincing(best) and (whole or not touches_edge(best, x1 - x0, y1 - y0, scale)):
+            runs_on_past = not whole and touches_edge(best, x1 - x0, y1 - y0, scale)
+            if convincing(best) and not runs_on_past:
                 break
+            if runs_on_past and best is fine and len(regions) < 3:
+                # The board found in the box runs on past its edge (the coarse lattice was a
+                # part of it): the box around what was found is searched next, once.
+                grown = around(best, scale, image.shape, offset)
+                if grown not in regions:
+                    regions.insert(searched, grown)
     location = _lattice_location(best, scale, offset, image.shape)
     if _objects_to_look_for(coarse.textured, best, location, image.shape):
         objects = _object_location(image, trace)
@@ -799,6 +822,18 @@ def _objects_rather(
         return True  # an unconvincing lattice running off the image: a floor's, not a board
     ours = objects.corners.astype(np.float32)
     theirs = location.corners.astype(np.float32)
+    if (
+        not lattice_convincing
+        and objects.confidence >= 1.0
+        and objects.rows >= location.rows
+        and objects.cols >= location.cols
+        and objects.rows * objects.cols > location.rows * location.cols
+        and _inside(location.corners.mean(axis=0), objects.corners)
+    ):
+        # An unconvincing lattice of some of the objects, a part of a board that holds an
+        # object in every cell (the objects alone over-reach a board whose cells they do
+        # not all fill: strewn over the floor round it).
+        return True
     apart = cv2.intersectConvexConvex(ours, theirs)[0] <= 0
     larger = cv2.contourArea(ours) > cv2.contourArea(theirs)
     middle = np.array([shape[1] / 2.0, shape[0] / 2.0])
@@ -822,6 +857,10 @@ def _lattice_location(
         # Specks on a lattice that runs off the image are what texture (noise,
         # foliage) makes up; a board's cells past the image could not be read.
         return NotFound(f"the only grid found runs {off:.1f} cells off the image")
+    if best.dust:
+        # Specks far apart that a wide lattice lines up (a noisy photo makes countless of
+        # them): no cells of a board, wherever they lie.
+        return NotFound(f"the only grid found ({rows}x{cols}) is of specks far apart")
     if best.palette:
         # A game's command card, a colour picker: a lattice of icons, each of its own colour,
         # where a board's cells repeat a few states.

@@ -12,7 +12,7 @@ import numpy as np
 from ..colour import SAME_COLOUR, SAME_PAINT, on_scale
 from ..geometry import apply_homography
 from .cellsample import RING, cell_points, on_image
-from .lattice import Lattice
+from .lattice import Lattice, Pool
 from .segment import Blob
 
 #: A board with gaps is trusted when its cells are at least this many work
@@ -25,6 +25,13 @@ MIN_WHOLE_PITCH = 10.0
 #: Blobs whose median size is under this share of the pitch are specks
 #: (dots, glints, texture), not cells.
 SPECK = 0.25
+#: Blobs whose median size is under this share of the pitch are specks far apart ...
+DUST = 0.15
+#: ... and they are dust (a photo's grain that a wide lattice happens to line up) when the
+#: lattice's outline holds more than this many look-alikes (half to twice their size) off
+#: its points for each one on them: the specks are everywhere, the lattice picked some.
+#: A board of small marks (a terminal's dots and hashes) holds its marks on its points.
+STRAYS = 1.0
 #: A lattice this share of whose cells have the page's colour is the page's
 #: own pattern (a faint grid behind the board), not a board ...
 PAGE_ALIKE = 0.9
@@ -75,8 +82,11 @@ def encloses_as_holes(outer: Lattice, inner: Lattice) -> bool:
     return bool(np.all(np.abs(frac - 0.5) < 0.2))
 
 
-def around(lattice: Lattice, scale: float, shape: tuple[int, ...]) -> tuple[int, int, int, int]:
-    """The image box around a (coarse) lattice's cells, with two cells of margin."""
+def around(
+    lattice: Lattice, scale: float, shape: tuple[int, ...], offset: np.ndarray | None = None
+) -> tuple[int, int, int, int]:
+    """The image box around a lattice's cells, with two cells of margin: a lattice found in
+    a work image of the image (``scale``) or of a crop of it at ``offset`` (x, y)."""
     (r0, r1), (c0, c1) = lattice.rows, lattice.cols
     pts = (
         apply_homography(
@@ -90,6 +100,8 @@ def around(lattice: Lattice, scale: float, shape: tuple[int, ...]) -> tuple[int,
         )
         / scale
     )
+    if offset is not None:
+        pts = pts + offset
     x0, y0 = np.floor(pts.min(axis=0)).astype(int)
     x1, y1 = np.ceil(pts.max(axis=0)).astype(int)
     h, w = shape[:2]
@@ -118,6 +130,26 @@ def convincing(lattice: Lattice | None) -> bool:
     return (step >= MIN_PITCH and found >= MOSTLY_FOUND) or (
         step >= MIN_WHOLE_PITCH and found == 1.0
     )
+
+
+def dust(lattice: Lattice, pool: Pool) -> bool:
+    """True when the lattice's blobs are dust: specks far apart (``DUST``) among as many
+    look-alikes of the ``pool`` off its points as on them (``STRAYS``), lined up by chance."""
+    size = float(np.median([b.size for b in lattice.members.values()]))
+    if size >= DUST * pitch(lattice) or not len(pool.xy):
+        return False
+    (r0, r1), (c0, c1) = lattice.rows, lattice.cols
+    with np.errstate(divide="ignore", invalid="ignore"):
+        col_row = apply_homography(np.linalg.inv(lattice.homography), pool.xy)
+    inside = (
+        (col_row[:, 0] >= c0 - 0.5)
+        & (col_row[:, 0] <= c1 + 0.5)
+        & (col_row[:, 1] >= r0 - 0.5)
+        & (col_row[:, 1] <= r1 + 0.5)
+    )
+    alike = (pool.size >= size / 2) & (pool.size <= 2 * size)
+    strays = int(np.count_nonzero(inside & alike)) - len(lattice.members)
+    return strays > STRAYS * len(lattice.members)
 
 
 def specks(lattice: Lattice) -> bool:

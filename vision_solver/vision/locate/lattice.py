@@ -89,6 +89,7 @@ class Lattice:
     group: int = 0  # blobs in the size group it was fitted to
     finer: bool = False  # look-alikes sit half-way between its points: a finer board?
     palette: bool = False  # nearly every cell of a colour of its own: icons, no board
+    dust: bool = False  # specks far apart among as many off its points: lined up by chance
 
     @property
     def shape(self) -> tuple[int, int]:
