@@ -650,20 +650,6 @@ def test_thin_chevrons_are_ink_though_they_cover_little_of_their_cells():
     assert reading.cells.tolist() == scene.cells.tolist()
 
 
-def test_small_arrows_blurred_round_whose_votes_name_up_clearly_are_no_lamps():
-    """A tuning photo of a monitor showing 8x6 small arrows, blurred by the camera until
-    their marks are nearly their own quarter turns: the lamp test took them for lamps, and
-    32 of the 48 cells read as lights were wrong.  Read leniently as one object in four
-    turns, their votes name "up" clearly (0.72, where lamps that so turn vote 0.11-0.18)."""
-    from synth.photo import is_tuning, photo_scene
-
-    assert is_tuning(2052)
-    scene = photo_scene(2052, "monitor")
-    reading = read_board(scene.image, looks=[])
-    assert reading.puzzle == "arrows"
-    assert reading.cells.tolist() == scene.cells.tolist()
-
-
 def test_cells_alike_whose_marks_turn_are_a_direction_board_not_lights_in_one_state():
     """A tuning photo of a monitor showing arrows on round buttons of one colour, noisy enough
     that its page passes for grass: every cell looks alike to the lights reader, which read

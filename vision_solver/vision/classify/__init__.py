@@ -149,15 +149,6 @@ def read_cells(
                 # a lights board, told by the objects' colours.  (A board whose cells the
                 # turn reader reads in several turns is none: a blocky arrow's marks
                 # overlap their own quarter turn almost as much as a lamp's core.)
-                turning = None if grass() else _read_turns_leniently(stack, turns is not None)
-                if turning is not None and turning.offset_margin >= CLEAR_VOTE:
-                    # Unless the marks, read leniently as one object in four turns, name "up"
-                    # clearly by their votes: arrows blurred round by a camera.  (Lamps read
-                    # so turn too, but hardly vote: 0.11 and 0.18 on the tuning boards of
-                    # lamps that did, against 0.72 on the photo of small arrows it mended.)
-                    return CellReading(
-                        PuzzleKind.arrows, turning.cells, turning.confidence, "generic"
-                    )
                 return _read_lamps(image, grid, lamps, lit)
             if turns is None:
                 # Arrows on bevelled tiles: read by the glyphs' colour instead,
