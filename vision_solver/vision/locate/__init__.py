@@ -686,7 +686,7 @@ def _locate_stages(image: np.ndarray, trace: Trace) -> Iterator[BoardLocation | 
         whole_image = (0, 0, image.shape[1], image.shape[0])
         if whole_image not in regions:  # the box around may be the whole image already
             regions.append(whole_image)
-        searched = 0
+        searched, grown_once = 0, False
         while searched < len(regions):
             x0, y0, x1, y1 = regions[searched]
             searched += 1
@@ -721,9 +721,10 @@ def _locate_stages(image: np.ndarray, trace: Trace) -> Iterator[BoardLocation | 
             runs_on_past = not whole and touches_edge(best, x1 - x0, y1 - y0, scale)
             if convincing(best) and not runs_on_past:
                 break
-            if runs_on_past and best is fine and len(regions) < 3:
+            if runs_on_past and best is fine and not grown_once:
                 # The board found in the box runs on past its edge (the coarse lattice was a
                 # part of it): the box around what was found is searched next, once.
+                grown_once = True
                 grown = around(best, scale, image.shape, offset)
                 if grown not in regions:
                     regions.insert(searched, grown)

@@ -141,19 +141,11 @@ def dust(lattice: Lattice, pool: Pool) -> bool:
     size = float(np.median([b.size for b in lattice.members.values()]))
     if size >= DUST * pitch(lattice) or not len(pool.xy):
         return False
-    (r0, r1), (c0, c1) = lattice.rows, lattice.cols
     try:
-        to_lattice = np.linalg.inv(lattice.homography)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            _, inside = over_cells(lattice, pool.xy)
     except np.linalg.LinAlgError:
         return False
-    with np.errstate(divide="ignore", invalid="ignore"):
-        col_row = apply_homography(to_lattice, pool.xy)
-    inside = (
-        (col_row[:, 0] >= c0 - 0.5)
-        & (col_row[:, 0] <= c1 + 0.5)
-        & (col_row[:, 1] >= r0 - 0.5)
-        & (col_row[:, 1] <= r1 + 0.5)
-    )
     alike = (pool.size >= size / 2) & (pool.size <= 2 * size)
     strays = int(np.count_nonzero(inside & alike)) - len(lattice.members)
     return strays > STRAYS * len(lattice.members)
@@ -226,13 +218,10 @@ def runs_off(lattice: Lattice, shape: tuple[int, ...]) -> bool:
     return sum(near) >= 3
 
 
-def finer_hidden(lattice: Lattice, blobs: list[Blob]) -> bool:
-    """True when many look-alikes sit half a step between the lattice's points."""
-    size = float(np.median([b.size for b in lattice.members.values()]))
-    alike = [b for b in blobs if 0.6 * size <= b.size <= 1.6 * size]
-    if not alike:
-        return False
-    uv = apply_homography(np.linalg.inv(lattice.homography), [(b.x, b.y) for b in alike])
+def over_cells(lattice: Lattice, xy: np.ndarray | list) -> tuple[np.ndarray, np.ndarray]:
+    """The lattice coordinates (col, row) of each point ``xy`` (work pixels), and whether it
+    lies over the lattice's cells (less than half a step past its outer points)."""
+    uv = apply_homography(np.linalg.inv(lattice.homography), xy)
     (r0, r1), (c0, c1) = lattice.rows, lattice.cols
     inside = (
         (uv[:, 0] > c0 - 0.5)
@@ -240,6 +229,16 @@ def finer_hidden(lattice: Lattice, blobs: list[Blob]) -> bool:
         & (uv[:, 1] > r0 - 0.5)
         & (uv[:, 1] < r1 + 0.5)
     )
+    return uv, inside
+
+
+def finer_hidden(lattice: Lattice, blobs: list[Blob]) -> bool:
+    """True when many look-alikes sit half a step between the lattice's points."""
+    size = float(np.median([b.size for b in lattice.members.values()]))
+    alike = [b for b in blobs if 0.6 * size <= b.size <= 1.6 * size]
+    if not alike:
+        return False
+    uv, inside = over_cells(lattice, [(b.x, b.y) for b in alike])
     frac = np.abs(uv - np.round(uv))
     halfway = ((np.abs(frac - 0.5) < 0.15) & (frac[:, ::-1] < 0.15)).any(axis=1)
     return bool((halfway & inside).sum() >= 0.3 * len(lattice.members))
