@@ -20,7 +20,13 @@ from vision_solver.vision.classify.lamps import lamp_features
 from vision_solver.vision.geometry import board_at
 from vision_solver.vision.grid import Grid
 from vision_solver.vision.locate import _search_board, locate_board
-from vision_solver.vision.locate.within import _alike_around, board_within
+from vision_solver.vision.locate.within import (
+    OBJECT_PX,
+    _alike_around,
+    _many_colours,
+    _set_into,
+    board_within,
+)
 from vision_solver.vision.pipeline import read_board
 
 FAMILY = "lights-in-scene"
@@ -207,6 +213,56 @@ def test_a_minimap_of_pixels_of_every_hue_is_not_the_board(seed):
     lattice, and a 3x4 part of the lamps read as objects beside it)."""
     scene = _scene(seed)
     _located_as_drawn(scene)
+    reading = read_board(scene.image, looks=[])
+    assert reading.puzzle == "lights"
+    assert reading.cells.tolist() == scene.cells.tolist()
+
+
+@pytest.mark.parametrize("seed", [224, 268])
+def test_lamps_whose_unlit_ones_hardly_show_are_found_by_the_lit_ones(seed):
+    """Fresh tuning-side scenes: the unlit lamps hardly differ from the floor (a faint dark
+    square, a dark disc on dark green tiles), so only the lit ones (about half the board's
+    places, some meeting only at a corner) tell where the board lies; they do."""
+    _located_as_drawn(_scene(seed))
+
+
+def test_a_board_a_cell_from_the_floor_lattices_edge_is_set_into_the_floor():
+    """The board's box, placed from its objects' centres, lies a hair under one floor cell
+    from the lattice's edge on one side and at the edge on another: the floor still runs on
+    round it on three sides."""
+    held = np.zeros((10, 20), bool)
+    floor = np.array([50.0, 0.0, 0.0], np.float32)
+    lab = np.tile(floor, (10 * OBJECT_PX, 20 * OBJECT_PX, 1))
+    box = np.array([[0.9996, 2.003], [8.9996, 10.003]])
+    lab[2 * OBJECT_PX :, OBJECT_PX : 9 * OBJECT_PX : 2] = 90.0  # the lamps: stripes, 1 in 2
+    held[2:, 1:9] = True
+    assert _set_into(lab, floor, held, box)
+    held[0, 12] = held[1, 14] = True  # ... and a crate or two on the floor: still set into it
+    assert _set_into(lab, floor, held, box)
+    held[:, 10:] = True  # but a floor holding things everywhere round it is no floor
+    assert not _set_into(lab, floor, held, box)
+
+
+def test_objects_of_every_colour_in_a_block_are_a_minimap_not_lamps():
+    """Objects in a block of the floor, each of its own colour (a minimap's pixels), are no
+    board; lamps of one lit colour, or two, are."""
+    rng = np.random.default_rng(5)
+    lab = np.zeros((6 * OBJECT_PX, 6 * OBJECT_PX, 3), np.float32)
+    uv = (np.stack(np.mgrid[0:3, 0:3], axis=-1).reshape(-1, 2) + 1.5) * OBJECT_PX
+    box = np.array([[1.0, 1.0], [4.0, 4.0]])
+    x, y = uv.astype(int).T
+    lab[y, x] = rng.uniform([30, -60, -60], [90, 60, 60], (9, 3))
+    assert _many_colours(lab, uv, box)
+    lab[y, x] = [70.0, 40.0, 50.0]
+    lab[y[::2], x[::2]] = [30.0, 0.0, 0.0]
+    assert not _many_colours(lab, uv, box)
+
+
+@pytest.mark.parametrize("seed", [108])
+def test_a_minimap_beside_lamps_on_the_floor_is_not_the_block_of_lamps(seed):
+    """A fresh tuning-side scene: told from the floor, the minimap's pixels form a dense block
+    of objects spaced as tiles are; they are of every colour and no board."""
+    scene = _scene(seed)
     reading = read_board(scene.image, looks=[])
     assert reading.puzzle == "lights"
     assert reading.cells.tolist() == scene.cells.tolist()

@@ -25,6 +25,8 @@ import numpy as np
 
 from ..colour import SAME_COLOUR, lab_on_scale
 from ..geometry import BoardLocation, apply_homography, outline
+from .cellsample import one_of_each
+from .scenery import PALETTE_CELLS, PALETTE_SHARE
 
 #: The floor's cells are looked at with this many pixels a side, and the objects on it
 #: with this many (a floor's lattice may be found at twice its tiles' pitch, and its
@@ -54,9 +56,11 @@ MOST_TILES = 3
 #: tiles with narrow gaps fill more);
 OFF_LATTICE = 0.25
 MOST_FILLED = 0.8
-#: the board is the box round the largest group of them, of this share of its places or
-#: more occupied ...
-DENSE = 0.7
+#: the board is the box round the largest group of them (places touching at a side or a
+#: corner), of this share of its places or more occupied: a lights board's unlit lamps may
+#: hardly show on the floor, its lit ones fill about half its places (on the tuning looks,
+#: 0.56 and 0.66 where the unlit ones showed not at all) ...
+DENSE = 0.5
 #: ... of at least this many objects, and no more than this share of the floor's cells;
 #: the floor runs on round it on this many sides (a cell at least), and no more than
 #: FLOOR_HOLDS of its cells there hold something of their own (HOLDS of a cell or more
@@ -66,6 +70,8 @@ DENSE = 0.7
 LEAST_BLOCK = 6
 MOST_OF_FLOOR = 0.6
 FLOOR_SIDES = 3
+#: (the box is placed from the objects' centres, so "a cell" is a cell less this share)
+SIDE_SLACK = 0.1
 FLOOR_HOLDS = 0.25
 HOLDS = 0.06
 BOARD_FILLED = 0.7
@@ -189,7 +195,8 @@ def _set_into(lab: np.ndarray, floor: np.ndarray, held: np.ndarray, box: np.ndar
         return False
     rows, cols = held.shape
     (u0, v0), (u1, v1) = box
-    around = [u0 >= 1, v0 >= 1, u1 <= cols - 1, v1 <= rows - 1]
+    least = 1 - SIDE_SLACK
+    around = [u0 >= least, v0 >= least, u1 <= cols - least, v1 <= rows - least]
     outside = ~_in_box(held.shape, box)
     return bool(
         sum(around) >= FLOOR_SIDES and outside.any() and held[outside].mean() <= FLOOR_HOLDS
@@ -228,9 +235,24 @@ def _objects_lattice(
         if len(uv) < LEAST_BLOCK:
             break
         found = _lattice_of(uv / OBJECT_PX, area / OBJECT_PX**2, location)
-        if found is not None and (best is None or found[0] > best[0]):
+        if found is None or _many_colours(lab, uv, found[2]):
+            continue
+        if best is None or found[0] > best[0]:
             best = found
     return None if best is None else (best[1], best[2])
+
+
+def _many_colours(lab: np.ndarray, uv: np.ndarray, box: np.ndarray) -> bool:
+    """Whether the objects at ``uv`` (pixels of ``lab``, OBJECT_PX a floor cell) inside
+    ``box`` (floor cells) nearly all differ in colour (PALETTE_SHARE of them SAME_COLOUR
+    apart, PALETTE_CELLS of them or more): a minimap's pixels of every hue, not lamps or
+    chairs of a few looks."""
+    inside = np.all((uv >= box[0] * OBJECT_PX) & (uv <= box[1] * OBJECT_PX), axis=1)
+    if np.count_nonzero(inside) < PALETTE_CELLS:
+        return False
+    x, y = np.clip(uv[inside].round().astype(int), 0, [lab.shape[1] - 1, lab.shape[0] - 1]).T
+    colours = one_of_each(lab[y, x].astype(np.float64))
+    return len(colours) >= PALETTE_SHARE * np.count_nonzero(inside)
 
 
 def _object_centres(mask: np.ndarray) -> tuple[np.ndarray, float]:
@@ -305,14 +327,14 @@ def _spacing(uv: np.ndarray) -> np.ndarray | None:
 
 
 def _dense_block(places: np.ndarray) -> tuple[tuple[np.ndarray, np.ndarray], int] | None:
-    """The first and last ``(col, row)`` places of the box round the largest 4-connected
+    """The first and last ``(col, row)`` places of the box round the largest 8-connected
     group of occupied places, and how many it holds, when DENSE of the box is occupied and
     it holds LEAST_BLOCK."""
     low = places.min(axis=0)
     size = places.max(axis=0) - low + 1
     occupied = np.zeros((size[1], size[0]), np.uint8)
     occupied[places[:, 1] - low[1], places[:, 0] - low[0]] = 1
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(occupied, connectivity=4)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(occupied, connectivity=8)
     if count < 2:
         return None
     best = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
