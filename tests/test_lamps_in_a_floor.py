@@ -266,3 +266,11 @@ def test_a_minimap_beside_lamps_on_the_floor_is_not_the_block_of_lamps(seed):
     reading = read_board(scene.image, looks=[])
     assert reading.puzzle == "lights"
     assert reading.cells.tolist() == scene.cells.tolist()
+
+
+@pytest.mark.parametrize("seed", [16100])
+def test_a_floor_lattice_taken_a_row_in_five_is_not_the_board(seed):
+    """A fresh tuning-side scene: the floor's tiles line up as a lattice five tiles apart down
+    and one across, found whole and convincing; its cells are no board's (five times as
+    tall as wide), and the board is the block of lamps."""
+    _located_as_drawn(_scene(seed))

@@ -240,3 +240,19 @@ def test_specks_far_apart_among_as_many_more_are_dust_and_marks_on_their_points_
     assert not dust(lattice, Pool(list(members.values())))
     cells = {key: speck(blob.x, blob.y, 60) for key, blob in members.items()}
     assert not dust(Lattice(homography, cells, (0, 1), (0, 2), 1.0), strewn)
+
+
+def test_points_three_times_farther_apart_one_way_are_no_board_cells():
+    """A lattice 250 px apart down and 50 px across (a floor's tiles taken a row in five) is
+    stretched; one seen under a tilted camera (its steps 60 and 30 px) is not."""
+    from vision_solver.vision.locate.judge import stretched
+    from vision_solver.vision.locate.lattice import Lattice
+
+    def lattice(across: float, down: float) -> Lattice:
+        homography = np.array([[across, 0.0, 10.0], [0.0, down, 10.0], [0.0, 0.0, 1.0]])
+        return Lattice(homography, {}, (0, 4), (0, 9), 1.0)
+
+    assert stretched(lattice(50.0, 250.0))
+    assert stretched(lattice(250.0, 50.0))
+    assert not stretched(lattice(60.0, 30.0))
+    assert not stretched(lattice(40.0, 40.0))

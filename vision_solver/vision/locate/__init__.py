@@ -63,6 +63,7 @@ from .judge import (
     page_pattern,
     pitch,
     specks,
+    stretched,
     touches_edge,
 )
 from .lattice import Lattice, Pool, lattice_from, without
@@ -229,6 +230,9 @@ def _best_lattice(
         # A minimap's pixels of every hue are no board's cells of a few states.
         mosaics = [lat for lat in lattices if mosaic(lat, lab)]
         lattices = [lat for lat in lattices if all(lat is not other for other in mosaics)]
+        # Nor are points three times farther apart one way than the other (a floor's
+        # tiles taken a row in five): a board's cells are about square.
+        lattices = [lat for lat in lattices if not stretched(lat)]
         # A line of cells merged with the panel around them splits a board.
         lattices = [framed_lines(bridged(lat, pool, lab, page), lab, page) for lat in lattices]
         # The gaps where four rounded tiles meet are no cells: the tiles around them are.

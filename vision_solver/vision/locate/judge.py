@@ -15,6 +15,9 @@ from .cellsample import RING, cell_points, on_image
 from .lattice import Lattice, Pool
 from .segment import Blob
 
+#: A board's cells are about square: seen under a tilted camera (a strategy game's view),
+#: one step of a lattice of cells is at most this many times the other.
+STRETCHED = 3.0
 #: A board with gaps is trusted when its cells are at least this many work
 #: pixels (smaller ones are placed poorly: the search looks again closer) ...
 MIN_PITCH = 18.0
@@ -57,6 +60,14 @@ RUNS_OFF_CELLS = 100
 #: A tile board is solid when its blobs' median fill (area over box) is at
 #: least this: square or rounded tiles, not hollow shapes.
 SOLID = 0.85
+
+
+def stretched(lattice: Lattice) -> bool:
+    """True when the lattice's steps across and down differ by more than STRETCHED: its
+    points are no board's cells (a floor's tiles taken one row in five)."""
+    a, b, c = apply_homography(lattice.homography, [[0, 0], [1, 0], [0, 1]])
+    across, down = np.linalg.norm(b - a), np.linalg.norm(c - a)
+    return bool(max(across, down) > STRETCHED * min(across, down))
 
 
 def pitch(lattice: Lattice) -> float:
