@@ -274,3 +274,13 @@ def test_a_floor_lattice_taken_a_row_in_five_is_not_the_board(seed):
     and one across, found whole and convincing; its cells are no board's (five times as
     tall as wide), and the board is the block of lamps."""
     _located_as_drawn(_scene(seed))
+
+
+@pytest.mark.parametrize("seed", [272])
+def test_a_line_of_lamps_the_search_left_out_is_taken_in(seed):
+    """A fresh tuning-side scene: the bottom line of lamps made no blobs at the coarse scale,
+    and the lattice found was the 5x3 above it; the line shows the board's two states and
+    the floor lies past it, so the board read is the whole 6x3."""
+    scene = _scene(seed)
+    reading = read_board(scene.image, looks=[])
+    assert reading.cells.tolist() == scene.cells.tolist()

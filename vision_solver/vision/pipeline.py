@@ -27,6 +27,7 @@ from .grid import Grid, find_grid, parse_size, seen_obliquely
 from .imageio import read_image
 from .locate import Candidate, Trace, board_at, locate_board
 from .looks import Look, load_looks
+from .outer_lines import with_outer_lines
 from .overlay import LOW_CONFIDENCE, Marks, draw_overlay
 
 
@@ -117,6 +118,10 @@ def place_grid(
         if not location:
             raise BoardNotFound(location.reason)
     grid = find_grid(image, location, size)
+    if size is None and not seen_obliquely(grid):
+        # A flat board one line short (an outer line of its cells made no blobs) takes the
+        # line in: its cells repeat the board's states, and the board ends past it.
+        grid = with_outer_lines(image, grid)
     if size is None and seen_obliquely(grid):
         # Raised objects are seen obliquely.  A lattice that took in the tiles round a board
         # of them (its border) is the board less those lines, and one that found a block of
