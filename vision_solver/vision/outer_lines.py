@@ -23,7 +23,7 @@ from .grid import Grid
 
 #: Cells are looked at this many pixels a side, and by their middle: INSET of the cell
 #: left out each side.
-CELL_PX = 24
+CELL_PX = 12
 INSET = 0.2
 #: A board of this many states at most (two lit colours, the tiles of four turns) ...
 MOST_STATES = 4
