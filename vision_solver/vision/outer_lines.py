@@ -20,6 +20,7 @@ import numpy as np
 
 from .colour import SAME_COLOUR, lab_on_scale
 from .grid import Grid
+from .locate.cellsample import one_of_each
 
 #: Cells are looked at this many pixels a side, and by their middle: INSET of the cell
 #: left out each side.
@@ -43,9 +44,11 @@ def with_outer_lines(image: np.ndarray, grid: Grid) -> Grid:
 
 
 def _grown_once(image: np.ndarray, grid: Grid) -> Grid:
+    """``grid`` with the line just outside each side that is the board's taken in (one at
+    most a side), or ``grid`` itself."""
     wide = grid.widened(2)
     shows = _cell_colours(image, wide)
-    states = _states(shows[2:-2, 2:-2].reshape(-1, 3))
+    states = one_of_each(shows[2:-2, 2:-2].reshape(-1, 3))
     if not 2 <= len(states) <= MOST_STATES:
         return grid
     lines = (  # (the line just outside, the line beyond it) on each side
@@ -85,15 +88,3 @@ def _cell_colours(image: np.ndarray, grid: Grid) -> np.ndarray:
     inset = int(round(INSET * CELL_PX))
     middles = cells[:, :, inset : CELL_PX - inset, inset : CELL_PX - inset]
     return np.median(middles.reshape(grid.rows, grid.cols, -1, 3), axis=2).astype(np.float64)
-
-
-def _states(colours: np.ndarray) -> np.ndarray:
-    """``(k, 3)``: one colour of each state the cells show (SAME_COLOUR apart), in the order
-    first met."""
-    states: list[np.ndarray] = []
-    for colour in colours:
-        if all(np.linalg.norm(colour - state) >= SAME_COLOUR for state in states):
-            states.append(colour)
-            if len(states) > MOST_STATES:
-                break
-    return np.array(states).reshape(-1, 3)
