@@ -26,26 +26,15 @@ from .locate.cellsample import one_of_each
 #: left out each side.
 CELL_PX = 12
 INSET = 0.2
-#: A board of this many states at most (two lit colours, the tiles of four turns) ...
+#: A board of this many states at most (two lit colours, the tiles of four turns) takes in
+#: lines.
 MOST_STATES = 4
-#: ... takes in at most this many lines a side.
-MOST_LINES = 1
 
 
 def with_outer_lines(image: np.ndarray, grid: Grid) -> Grid:
     """``grid`` with each line just outside it that is the board's (see the module's story)
-    taken in; ``grid`` itself when none is, or when the grown grid would leave the image."""
-    for _ in range(MOST_LINES):
-        grown = _grown_once(image, grid)
-        if grown is grid:
-            break
-        grid = grown
-    return grid
-
-
-def _grown_once(image: np.ndarray, grid: Grid) -> Grid:
-    """``grid`` with the line just outside each side that is the board's taken in (one at
-    most a side), or ``grid`` itself."""
+    taken in, one at most a side; ``grid`` itself when none is, or when the grown grid would
+    leave the image."""
     wide = grid.widened(2)
     shows = _cell_colours(image, wide)
     states = one_of_each(shows[2:-2, 2:-2].reshape(-1, 3))

@@ -62,18 +62,22 @@ RUNS_OFF_CELLS = 100
 SOLID = 0.85
 
 
+def _steps(lattice: Lattice) -> tuple[float, float]:
+    """The lattice's first steps across and down from its origin, in work pixels."""
+    a, b, c = apply_homography(lattice.homography, [[0, 0], [1, 0], [0, 1]])
+    return float(np.linalg.norm(b - a)), float(np.linalg.norm(c - a))
+
+
 def stretched(lattice: Lattice) -> bool:
     """True when the lattice's steps across and down differ by more than STRETCHED: its
     points are no board's cells (a floor's tiles taken one row in five)."""
-    a, b, c = apply_homography(lattice.homography, [[0, 0], [1, 0], [0, 1]])
-    across, down = np.linalg.norm(b - a), np.linalg.norm(c - a)
+    across, down = _steps(lattice)
     return bool(max(across, down) > STRETCHED * min(across, down))
 
 
 def pitch(lattice: Lattice) -> float:
     """Cell pitch of a lattice in work pixels."""
-    a, b, c = apply_homography(lattice.homography, [[0, 0], [1, 0], [0, 1]])
-    return float(min(np.linalg.norm(b - a), np.linalg.norm(c - a)))
+    return min(_steps(lattice))
 
 
 def middle(lattice: Lattice) -> np.ndarray:
