@@ -457,6 +457,61 @@ def test_a_board_of_one_state_lit_unevenly_is_not_split_by_its_noise():
     assert len(np.unique(reading.cells)) == 1
 
 
+def _glare(rows: int, cols: int, at: tuple[float, float], lift: float) -> np.ndarray:
+    """``(rows, cols)``: the L* a glare spot of three cells' reach adds over a board."""
+    row, col = np.mgrid[0:rows, 0:cols]
+    return lift * np.exp(-((row - at[0]) ** 2 + (col - at[1]) ** 2) / (2 * 3.0**2))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_glare_spot_over_two_greys_is_read_against_each_cells_neighbours(seed):
+    """Two greys 19 L* apart under a glare spot that lifts the cells under it by up to 30:
+    unlit cells in the spot are lighter than lit ones outside it, and no slope across the
+    board takes that off.  Read against their neighbours' states, every cell is read."""
+    from vision_solver.vision.classify.lights import _levelled, _read_generic, read_lights
+
+    rng = np.random.default_rng(seed)
+    rows, cols = 8, 11
+    lit = rng.integers(0, 2, (rows, cols))
+    features = np.zeros((rows, cols, 4))
+    features[..., 0] = np.where(lit == 1, 63.0, 44.0) + rng.normal(0, 0.7, (rows, cols))
+    features[..., 0] += _glare(rows, cols, (rng.uniform(1, 6), rng.uniform(1, 9)), 30.0)
+    features[..., 1] = 120.0
+    features[..., 2] = 134.0
+    plain = [_read_generic(features).cells, _read_generic(_levelled(features)).cells]
+    assert all(cells.tolist() != lit.tolist() for cells in plain)  # misread without it
+    reading = read_lights(features)
+    assert reading.cells.tolist() == lit.tolist()
+    assert reading.lit_by == "lightness"
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_glare_spot_over_a_board_of_one_state_does_not_split_it(seed):
+    """Every cell alike under a glare spot: the cells in it are lighter, but they differ
+    from their neighbours by little, where two states differ by a step; one state."""
+    from vision_solver.vision.classify.lights import read_lights
+
+    rng = np.random.default_rng(seed)
+    rows, cols = 8, 11
+    features = np.zeros((rows, cols, 4))
+    features[..., 0] = 44.0 + rng.normal(0, 0.7, (rows, cols))
+    features[..., 0] += _glare(rows, cols, (rng.uniform(1, 6), rng.uniform(1, 9)), 30.0)
+    features[..., 1] = 120.0
+    features[..., 2] = 134.0
+    reading = read_lights(features)
+    assert len(np.unique(reading.cells)) == 1
+
+
+def test_a_photographed_monitor_under_a_glare_spot_reads_exactly():
+    """A tuning photo of a monitor whose glare spot lifts the cells under it past the lit
+    ones beside it: 49 of its cells were misread."""
+    from synth.photo import photo_scene
+
+    scene = photo_scene(288, "monitor")
+    reading = read_board(scene.image, looks=[])
+    assert reading.cells.tolist() == scene.cells.tolist()
+
+
 def test_a_photographed_monitor_lit_unevenly_reads_exactly():
     """A tuning photo of a monitor (vignette and a colour cast across the screen): 57 of its
     180 lit cells were read unlit."""

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from functools import cache
 from typing import Literal, NamedTuple
 
+import cv2
 import numpy as np
 
 from ..colour import SAME_COLOUR, chroma
@@ -115,6 +116,10 @@ LEVELLED_APART = 1.5
 TWO_APART = 3.0
 #: A board whose cells all look alike is lit when its mean chroma is above this.
 COLOURFUL_BOARD = 25.0
+#: The cells left over by the first state share one look (the second state) when this
+#: share of them lie in their own densest tight group; else they vary (each lit cell
+#: its own colour), and are simply "not the first state".
+SHARED_LOOK = 0.3
 #: A cell further from its state's colour than this share of the distance
 #: between the two states looks like neither (a cursor over it).
 ODD_CELL = 0.35
@@ -240,6 +245,11 @@ def read_lights(
         apart = _apart(level, again.cells)
         if apart >= TWO_APART and apart > LEVELLED_APART * _apart(features, cells):
             cells, confidence, lit_by = again
+        near = _read_by_neighbours(features, cells, level, rims, halos, surround)
+        if near is not None:
+            # Lit by a spot (a glare on a photographed screen): each cell read against
+            # its neighbours' states, not the whole board's.
+            cells, confidence, lit_by = near
     if lit == "dark":
         return LightsReading(1 - cells, confidence, "user")
     return LightsReading(cells, confidence, lit_by)
@@ -272,7 +282,7 @@ def _read_generic(
         first = ~brighter
     rest = points[~first]
     second_core = _mode_cluster(rest, radius=STATE_RADIUS)
-    if second_core.sum() >= 0.3 * len(rest):
+    if second_core.sum() >= SHARED_LOOK * len(rest):
         centres = np.array([points[first].mean(axis=0), rest[second_core].mean(axis=0)])
         d = np.linalg.norm(points[:, None, :] - centres[None, :, :], axis=2)
         labels = d.argmin(axis=1)
@@ -292,6 +302,22 @@ def _read_generic(
         labels = (~first).astype(np.int64)
         spread = np.linalg.norm(points - points[first].mean(axis=0), axis=1)
         confidence = np.clip(np.abs(spread - SPREAD_DOUBT) / SPREAD_DOUBT, 0, 1)
+    return _named(raw, labels, confidence, rows, cols, rims, halos, surround)
+
+
+def _named(
+    raw: np.ndarray,
+    labels: np.ndarray,
+    confidence: np.ndarray,
+    rows: int,
+    cols: int,
+    rims: Callable[[], np.ndarray | None] | None,
+    halos: Callable[[], np.ndarray] | None,
+    surround: Callable[[], np.ndarray] | None,
+) -> LightsReading:
+    """The reading of cells grouped in two (``labels`` 0/1 of the ``raw`` [L, a, b, ink] rows),
+    the lit group named by the generic rule (``_lit_group``, turned by ``glow`` or
+    ``surround``)."""
     lit_group, lit_by = _lit_group([raw[labels == 0], raw[labels == 1]])
     other = 1 - lit_group
     if (
@@ -333,6 +359,146 @@ def _levelled(features: np.ndarray) -> np.ndarray | None:
     return level.reshape(rows, cols, channels)
 
 
+#: Light that changes within a few cells (a glare spot on a photographed screen) lifts
+#: both states where it falls, so that a dark cell in it may outshine a lit one beside the
+#: spot, and neither the board-wide groups nor a plane levelled off (``_levelled``) part
+#: them.  Each cell is then named by the nearer of its two states' colours *near it*:
+#: its neighbours' of that state, weighted by a Gaussian of NEAR_CELLS cells (one next to
+#: it weighs nearly 1; the cell itself is not counted), with the state's colour over the
+#: whole board weighing as BOARD_WEIGHT of one neighbour beside them, and renamed so until
+#: no cell changes (at most NEAR_ROUNDS rounds).
+NEAR_CELLS = 1.5
+BOARD_WEIGHT = 0.5
+NEAR_ROUNDS = 6
+#: That reading stands where light, not the states, varies smoothly: its two states
+#: stand SAME_COLOUR apart near a typical cell (the weighted features' distance, median
+#: over the cells), and two neighbours of different states differ by NEIGHBOURS_APART of
+#: that at least (median): one whole step, where a spot or a shade that parts the cells
+#: of one state changes by little from cell to cell.  Measured with true corners on
+#: 404 tuning lights boards (photos of all three kinds, five flat families) where the
+#: reading changed the cells: the twelve it mended stood 10.1 to 77 apart with
+#: neighbours 0.96 to 1.08 of it; the 23 it would have spoilt 1.5 to 7.8 apart, or
+#: 11.4 with neighbours 0.58 of it.
+NEIGHBOURS_APART = 0.9
+
+
+def _near_centres(points: np.ndarray, labels: np.ndarray) -> np.ndarray:
+    """``(rows, cols, 2, depth)``: each state's colour near every cell (``NEAR_CELLS``).
+
+    ``points`` are the cells' weighted features ``(rows, cols, depth)``, ``labels`` their
+    states (0/1, both present).
+    """
+    rows, cols, depth = points.shape
+    size = 2 * int(np.ceil(3 * NEAR_CELLS)) + 1
+    kernel = cv2.getGaussianKernel(size, NEAR_CELLS)
+    kernel /= kernel.max()  # the cell's own weight 1, a neighbour's nearly 1
+    centres = np.zeros((rows, cols, 2, depth))
+    for state in (0, 1):
+        member = (labels == state).astype(np.float64)
+        held = np.dstack([points * member[..., None], member])  # sums and counts
+        near = cv2.sepFilter2D(held, cv2.CV_64F, kernel, kernel, borderType=cv2.BORDER_CONSTANT)
+        near = near.reshape(rows, cols, depth + 1) - held.reshape(rows, cols, depth + 1)
+        board = points[labels == state].mean(axis=0)
+        weight = near[..., depth:] + BOARD_WEIGHT
+        centres[:, :, state] = (near[..., :depth] + BOARD_WEIGHT * board) / weight
+    return centres
+
+
+def _margins(points: np.ndarray, labels: np.ndarray, centres: np.ndarray) -> np.ndarray:
+    """``(rows, cols)``: how much nearer each cell lies to its own state's colour than to the
+    other's (-1..1), the states' colours given for every cell (``(rows, cols, 2, depth)``)."""
+    distance = np.linalg.norm(points[:, :, None, :] - centres, axis=3)
+    own = np.take_along_axis(distance, labels[:, :, None], axis=2)[..., 0]
+    other = np.take_along_axis(distance, 1 - labels[:, :, None], axis=2)[..., 0]
+    return (other - own) / np.maximum(other + own, 1e-9)
+
+
+def _neighbours_step(points: np.ndarray, labels: np.ndarray) -> float:
+    """The median difference between side-by-side cells of different states (weighted
+    features); 0 when no two such cells touch."""
+    steps = [
+        np.linalg.norm(points[:, 1:] - points[:, :-1], axis=2)[labels[:, 1:] != labels[:, :-1]],
+        np.linalg.norm(points[1:] - points[:-1], axis=2)[labels[1:] != labels[:-1]],
+    ]
+    joined = np.concatenate(steps)
+    return float(np.median(joined)) if len(joined) else 0.0
+
+
+def _read_by_neighbours(
+    features: np.ndarray,
+    cells: np.ndarray,
+    level: np.ndarray,
+    rims: Callable[[], np.ndarray | None] | None,
+    halos: Callable[[], np.ndarray] | None,
+    surround: Callable[[], np.ndarray] | None,
+) -> LightsReading | None:
+    """The board read cell by cell against its two states' colours near each cell, or None
+    where that reads it as ``cells`` do, or does not stand (NEIGHBOURS_APART), or fits the
+    cells no better than the board-wide states do, or where a state of ``cells`` has no
+    one look (SHARED_LOOK: each lit cell its own colour, as a game may paint them).
+
+    It starts from ``cells`` (a reading of one state from the ``level``-led board split in
+    two) and renames the cells until none changes (``NEAR_CELLS``).  The lit state is
+    named by the generic rule on the features less the light over each cell (its state's
+    colour near it less the state's own over the board).
+    """
+    rows, cols, depth = features.shape
+    points = features.astype(np.float64) * _WEIGHTS
+    if 0 < cells.mean() < 1 and not all(
+        _mode_cluster(points[cells == state], STATE_RADIUS).mean() >= SHARED_LOOK
+        for state in (0, 1)
+    ):
+        return None  # a state whose cells vary (each its own colour) has no colour near a cell
+    labels = cells if 0 < cells.mean() < 1 else _parted(level)
+    for _ in range(NEAR_ROUNDS):
+        if not 0 < labels.mean() < 1:
+            return None
+        distance = np.linalg.norm(points[:, :, None, :] - _near_centres(points, labels), axis=3)
+        renamed = distance.argmin(axis=2)
+        if np.array_equal(renamed, labels):
+            break
+        labels = renamed
+    if not 0 < labels.mean() < 1 or np.array_equal(labels, cells):
+        return None
+    if np.array_equal(labels, 1 - cells):
+        return None  # the same groups: which one is lit is the board-wide rule's to say
+    centres = _near_centres(points, labels)
+    apart = float(np.median(np.linalg.norm(centres[:, :, 0] - centres[:, :, 1], axis=2)))
+    if apart < SAME_COLOUR or _neighbours_step(points, labels) < NEIGHBOURS_APART * apart:
+        return None
+    near = _margins(points, labels, centres)
+    if 0 < cells.mean() < 1:
+        board = np.array([points[cells == state].mean(axis=0) for state in (0, 1)])
+        plain = _margins(points, cells, np.broadcast_to(board, centres.shape)).mean()
+        if near.mean() <= plain:
+            return None
+    board = np.array([points[labels == state].mean(axis=0) for state in (0, 1)])
+    light = np.take_along_axis(centres, labels[:, :, None, None], axis=2)[:, :, 0] - board[labels]
+    unlit = ((points - light) / _WEIGHTS).reshape(-1, depth)
+    confidence = np.clip(near, 0, 1).reshape(-1)
+    return _named(unlit, labels.reshape(-1), confidence, rows, cols, rims, halos, surround)
+
+
+def _along_parting(features: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
+    """The cells' weighted features projected on the way they vary most, those projections
+    sorted, and where the sorted ones part (the split that leaves the least spread within
+    either side: the first index of the upper side)."""
+    points = features.reshape(-1, features.shape[-1]).astype(np.float64) * _WEIGHTS
+    centred = points - points.mean(axis=0)
+    axis = np.linalg.svd(centred, full_matrices=False)[2][0]
+    along = centred @ axis
+    order = np.sort(along)
+    costs = [order[:k].var() * k + order[k:].var() * (len(order) - k) for k in range(1, len(order))]
+    return along, order, 1 + int(np.argmin(costs))
+
+
+def _parted(features: np.ndarray) -> np.ndarray:
+    """``(rows, cols)`` 0/1: the cells split in two where their features part most
+    (``_along_parting``), however little."""
+    along, order, k = _along_parting(features)
+    return (along >= order[k]).astype(np.int64).reshape(features.shape[:2])
+
+
 def _split_in_two(features: np.ndarray) -> LightsReading | None:
     """The cells split in two where their weighted features part most along the way they
     vary most (the split of their projections that leaves the least spread within either
@@ -341,12 +507,7 @@ def _split_in_two(features: np.ndarray) -> LightsReading | None:
     rows, cols, _ = features.shape
     raw = features.reshape(-1, 4).astype(np.float64)
     points = raw * _WEIGHTS
-    centred = points - points.mean(axis=0)
-    axis = np.linalg.svd(centred, full_matrices=False)[2][0]
-    along = centred @ axis
-    order = np.sort(along)
-    costs = [order[:k].var() * k + order[k:].var() * (len(order) - k) for k in range(1, len(order))]
-    k = 1 + int(np.argmin(costs))
+    along, order, k = _along_parting(features)
     labels = (along >= order[k]).astype(np.int64)
     between = np.linalg.norm(points[labels == 1].mean(axis=0) - points[labels == 0].mean(axis=0))
     if between < STATE_RADIUS or _apart(features, labels) < TWO_APART:
