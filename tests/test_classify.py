@@ -693,6 +693,24 @@ def test_arrows_that_point_clearly_on_a_photographed_monitor_are_not_objects():
     assert reading.cells.tolist() == scene.cells.tolist()
 
 
+def test_glyphs_the_namer_sees_no_object_in_are_not_read_as_objects():
+    """A tuning photo of a monitor showing small arrows on tiles, the screen shaded across
+    every tile alike: the ink read no turns, the ink less what every cell shares read them
+    all, and then the board, seen at a slant and holding marks on a floor, was read as 3-D
+    objects (60 of its 70 cells wrong), though the namer sees no object in its cells."""
+    from synth.photo import photo_scene
+
+    from vision_solver.vision.classify import CellStack
+    from vision_solver.vision.classify.namer import direction_odds
+
+    scene = photo_scene(4080, "monitor")
+    reading = read_board(scene.image, looks=[])
+    assert reading.puzzle == "arrows"
+    assert reading.cells.tolist() == scene.cells.tolist()
+    odds = direction_odds(CellStack(scene.image, reading.grid))
+    assert odds is not None and odds[:, :4].sum(axis=1).mean() < 0.5
+
+
 def test_thin_chevrons_are_ink_though_they_cover_little_of_their_cells():
     """A tuning photo of a monitor showing thin chevrons, each with a dot in a corner: the
     cells' mean ink (under 3 Delta E) called them blank, and the board was read as lamps.
