@@ -378,7 +378,8 @@ NEAR_ROUNDS = 6
 #: 404 tuning lights boards (photos of all three kinds, five flat families) where the
 #: reading changed the cells: the twelve it mended stood 10.1 to 77 apart with
 #: neighbours 0.96 to 1.08 of it; the 23 it would have spoilt 1.5 to 7.8 apart, or
-#: 11.4 with neighbours 0.58 of it.
+#: 11.4 with neighbours 0.58 of it.  On 189 fresh tuning photos it mended five and
+#: spoilt one (a glare that washed a green board's lit cells white).
 NEIGHBOURS_APART = 0.9
 
 
@@ -437,10 +438,10 @@ def _read_by_neighbours(
     cells no better than the board-wide states do, or where a state of ``cells`` has no
     one look (SHARED_LOOK: each lit cell its own colour, as a game may paint them).
 
-    It starts from ``cells`` (a reading of one state from the ``level``-led board split in
-    two) and renames the cells until none changes (``NEAR_CELLS``).  The lit state is
-    named by the generic rule on the features less the light over each cell (its state's
-    colour near it less the state's own over the board).
+    It starts from ``cells`` (or, where they are all one state, from the ``level``-led
+    board split in two however little) and renames the cells until none changes
+    (``NEAR_CELLS``).  The lit state is named by the generic rule on the features less the
+    light over each cell (its state's colour near it less the state's own over the board).
     """
     rows, cols, depth = features.shape
     points = features.astype(np.float64) * _WEIGHTS
@@ -474,9 +475,9 @@ def _read_by_neighbours(
             return None
     board = np.array([points[labels == state].mean(axis=0) for state in (0, 1)])
     light = np.take_along_axis(centres, labels[:, :, None, None], axis=2)[:, :, 0] - board[labels]
-    unlit = ((points - light) / _WEIGHTS).reshape(-1, depth)
+    evened = ((points - light) / _WEIGHTS).reshape(-1, depth)
     confidence = np.clip(near, 0, 1).reshape(-1)
-    return _named(unlit, labels.reshape(-1), confidence, rows, cols, rims, halos, surround)
+    return _named(evened, labels.reshape(-1), confidence, rows, cols, rims, halos, surround)
 
 
 def _along_parting(features: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
