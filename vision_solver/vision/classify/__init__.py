@@ -48,7 +48,7 @@ from .cells import CELL_PX, CellStack
 from .glyphs import cell_glyphs, looks_like_glyphs, read_glyphs
 from .lamps import lamp_features
 from .lights import LIT, Lit, LitBy, read_lights, read_with_look
-from .namer import SURE_CELL, SURE_OBJECTS, direction_odds, name_cells
+from .namer import SURE_CELL, SURE_OBJECTS, direction_odds, name_cells, objects_odds
 from .objects3d import (
     DIRECTIONS,
     ObjectReading,
@@ -162,13 +162,13 @@ def read_cells(
                     turns = None
             if turns is None and not grass():
                 # A grid placed by the tiles' faces or highlights, not their rims, cuts
-                # every cell alike: the board read again on its grid moved a little.
-                turns = _read_turns_moved(stack)
-            if turns is None and not grass():
-                # A screen photographed at an angle shades every tile alike where it stands,
-                # and that may outweigh a small glyph in the ink: the ink less what every cell
+                # every cell alike: the board read again on its grid moved a little.  And a
+                # screen photographed at an angle shades every tile alike where it stands,
+                # which may outweigh a small glyph in the ink: the ink less what every cell
                 # shows alike (``turning``) sees the glyph turn.
-                turns = read_turns(stack.board(), grid.rows, grid.cols, turning=True, finer=finer)
+                turns = _read_turns_moved(stack) or read_turns(
+                    stack.board(), grid.rows, grid.cols, turning=True, finer=finer
+                )
             if turns is not None and (puzzle == PuzzleKind.arrows or turns.varied):
                 objects = _objects_rather(stack, turns, grass)
                 if objects is not None:
@@ -342,8 +342,8 @@ def _objects_rather(
         return None
     if turns.offset_margin >= CLOSE_VOTE and turns_split_as_looks(stack, turns.cells):
         return None
-    odds = direction_odds(stack)
-    if odds is not None and odds[:, :DIRECTIONS].sum(axis=1).mean() < NO_OBJECTS:
+    odds = objects_odds(stack.image, stack.grid)
+    if odds is not None and odds.mean() < NO_OBJECTS:
         return None  # flat glyphs photographed at an angle: the namer sees no object in them
     return read_objects(stack, by_depth=not grass())
 
