@@ -182,6 +182,27 @@ def test_a_lattice_of_two_lines_found_whole_is_no_surer_than_objects_on_the_plan
     assert not _plane_rather(objects_board, three_lines, quad, shape)
 
 
+def test_a_board_found_more_surely_on_the_plane_beats_the_same_cells_found_as_seen():
+    """Seen at an angle, a board's far cells are smaller and some go unfound: the plane's
+    search, square-on, finds more of them and places the grid surer.  Its board is kept over
+    one the size of it (or larger, lined up over the board and the ground round it) found less
+    surely, holding no more cells found; not over one found whole."""
+    from vision_solver.vision.locate import _plane_rather
+
+    shape = (720, 1280)
+    quad = np.array([[240.0, 110.0], [900.0, 150.0], [880.0, 640.0], [150.0, 560.0]])
+    board = [[393, 180], [746, 213], [747, 535], [289, 481]]
+    on_plane = _placed(board, 9, 9, 0.99, False)
+    as_seen = _placed([[395, 180], [745, 212], [748, 535], [289, 480]], 9, 9, 0.93, False)
+    assert _plane_rather(on_plane, as_seen, quad, shape)
+    blotches = _placed([[330, 150], [800, 190], [810, 600], [250, 540]], 10, 12, 0.6, False)
+    assert _plane_rather(on_plane, blotches, quad, shape)
+    whole = dataclasses.replace(as_seen, confidence=1.0)
+    assert not _plane_rather(on_plane, whole, quad, shape)
+    placed_by_objects = dataclasses.replace(on_plane, framed=True)
+    assert not _plane_rather(placed_by_objects, as_seen, quad, shape)
+
+
 #: Tuning-side monitor photos of a small board on a large page (5x5 bevelled lights, 7x11
 #: black-and-white cells), where the noise of the photographed page makes countless
 #: specks that wide lattices line up: those outscored the board (a 3x3 of them was read).

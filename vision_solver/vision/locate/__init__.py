@@ -513,7 +513,9 @@ def _plane_rather(
     ``found`` lies off the plane (its centre outside: a keyboard, a picture on the wall) or
     holds fewer cells, either each of its lines among the plane board's (a row lost to the
     perspective, to moire) or found less surely (another lattice: a whole lattice of objects
-    on grass is kept)."""
+    on grass is kept).  A board found on the plane, not placed by a frame, also wins over
+    one found less surely that holds no more cells found (``_cells_found``): the same
+    board with a few far cells unfound, or blotches lined up round it."""
     if not found:
         return True
     whole = (
@@ -536,7 +538,20 @@ def _plane_rather(
         return False
     more = on_plane.rows * on_plane.cols > found.rows * found.cols
     lines_kept = on_plane.rows >= found.rows and on_plane.cols >= found.cols
-    return more and (lines_kept or on_plane.confidence >= found.confidence)
+    if more and (lines_kept or on_plane.confidence >= found.confidence):
+        return True
+    # A larger lattice found less surely, that holds no more cells found than the plane's: a
+    # photo's blotches lined up around the board, not more of it.
+    return (
+        not on_plane.framed
+        and on_plane.confidence > found.confidence
+        and _cells_found(on_plane) >= _cells_found(found)
+    )
+
+
+def _cells_found(found: BoardLocation) -> float:
+    """How many of a board's cells were found: its cells times the share found."""
+    return found.rows * found.cols * found.confidence
 
 
 def _on_plane(plane: Rectified, trace: Trace, name: str = "plane") -> BoardLocation | None:
