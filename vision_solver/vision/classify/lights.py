@@ -72,9 +72,12 @@ LIGHTNESS_GAP = 16.0
 #: cell's middle (26 L* and 4 points apart on a tuning look), a checked box
 #: is inked far more.
 MARK_OVER_LIGHTNESS = 10.0
-#: ... or, when each side holds at least TWO_OF_A_STATE cells, wider than
-#: SAME_COLOUR (two greys 14 L* apart, each drawn alike: a lone cell that
-#: little lighter is a cursor or a glint, not a state) ...
+#: ... or, when each side holds at least TWO_OF_A_STATE cells, when the two
+#: sides' mean L* stand more than SAME_COLOUR apart with a gap of half that
+#: between them (two greys 14 L* apart, each drawn alike: a lone cell that
+#: little lighter is a cursor or a glint, not a state; two greys 11 L* apart
+#: on a photographed monitor, lit 3 L* lighter at the bottom than at the top,
+#: leave a gap of 6) ...
 TWO_OF_A_STATE = 2
 #: ... and wider than this many times the spread of either group.
 GAP_OVER_SPREAD = 4.0
@@ -149,10 +152,11 @@ def _split_by_lightness(lightness: np.ndarray) -> np.ndarray | None:
     """The brighter of two groups of cells apart by lightness alone, or None.
 
     The cells' L* sorted, the widest gap between neighbours splits them; it
-    is two groups when that gap is wider than LIGHTNESS_GAP (SAME_COLOUR when
-    both sides hold TWO_OF_A_STATE cells or more) and than GAP_OVER_SPREAD
-    times the spread (standard deviation) of either side.  A board of one
-    state, shaded or not, has no such gap.
+    is two groups when that gap is wider than GAP_OVER_SPREAD times the spread
+    (standard deviation) of either side, and than LIGHTNESS_GAP; or, when both
+    sides hold TWO_OF_A_STATE cells or more, than half SAME_COLOUR with the
+    sides' means SAME_COLOUR apart.  A board of one state, shaded or not, has no
+    such gap.
     """
     order = np.sort(lightness)
     if len(order) < 2:
@@ -162,8 +166,15 @@ def _split_by_lightness(lightness: np.ndarray) -> np.ndarray | None:
     below, above = order[: at + 1], order[at + 1 :]
     spread = max(float(below.std()), float(above.std()))
     several = min(len(below), len(above)) >= TWO_OF_A_STATE
-    least = SAME_COLOUR if several else LIGHTNESS_GAP
-    if gaps[at] <= least or gaps[at] <= GAP_OVER_SPREAD * spread:
+    if gaps[at] <= GAP_OVER_SPREAD * spread:
+        return None
+    if several:
+        # Two groups of cells whose lightness stands SAME_COLOUR apart, with a gap between them
+        # of half that at least (a light falling across the board narrows the gap, not the
+        # groups' difference).
+        if float(above.mean() - below.mean()) <= SAME_COLOUR or gaps[at] <= SAME_COLOUR / 2:
+            return None
+    elif gaps[at] <= LIGHTNESS_GAP:
         return None
     return lightness > (order[at] + order[at + 1]) / 2
 
@@ -438,10 +449,12 @@ def _read_by_neighbours(
     cells no better than the board-wide states do, or where a state of ``cells`` has no
     one look (SHARED_LOOK: each lit cell its own colour, as a game may paint them).
 
-    It starts from ``cells`` (or, where they are all one state, from the ``level``-led
-    board split in two however little) and renames the cells until none changes
-    (``NEAR_CELLS``).  The lit state is named by the generic rule on the features less the
-    light over each cell (its state's colour near it less the state's own over the board).
+    It starts from ``cells`` (where they hold two states) and from the ``level``-led board
+    split in two however little, renames the cells until none changes (``NEAR_CELLS``), and
+    keeps the end that fits the cells better (a glare spot's brightest cells may be all
+    that the board-wide reading told apart).  The lit state is named by the generic rule on
+    the features less the light over each cell (its state's colour near it less the state's
+    own over the board).
     """
     rows, cols, depth = features.shape
     points = features.astype(np.float64) * _WEIGHTS
@@ -450,15 +463,11 @@ def _read_by_neighbours(
         for state in (0, 1)
     ):
         return None  # a state whose cells vary (each its own colour) has no colour near a cell
-    labels = cells if 0 < cells.mean() < 1 else _parted(level)
-    for _ in range(NEAR_ROUNDS):
-        if not 0 < labels.mean() < 1:
-            return None
-        distance = np.linalg.norm(points[:, :, None, :] - _near_centres(points, labels), axis=3)
-        renamed = distance.argmin(axis=2)
-        if np.array_equal(renamed, labels):
-            break
-        labels = renamed
+    starts = [cells, _parted(level)] if 0 < cells.mean() < 1 else [_parted(level)]
+    ends = [end for end in (_renamed(points, start) for start in starts) if end is not None]
+    if not ends:
+        return None
+    labels = max(ends, key=lambda end: _margins(points, end, _near_centres(points, end)).mean())
     if not 0 < labels.mean() < 1 or np.array_equal(labels, cells):
         return None
     if np.array_equal(labels, 1 - cells):
@@ -478,6 +487,20 @@ def _read_by_neighbours(
     evened = ((points - light) / _WEIGHTS).reshape(-1, depth)
     confidence = np.clip(near, 0, 1).reshape(-1)
     return _named(evened, labels.reshape(-1), confidence, rows, cols, rims, halos, surround)
+
+
+def _renamed(points: np.ndarray, labels: np.ndarray) -> np.ndarray | None:
+    """``labels`` renamed, each cell to the state whose colour near it is the nearer, until
+    none changes (NEAR_ROUNDS at most); None when one state is left."""
+    for _ in range(NEAR_ROUNDS):
+        if not 0 < labels.mean() < 1:
+            return None
+        distance = np.linalg.norm(points[:, :, None, :] - _near_centres(points, labels), axis=3)
+        renamed = distance.argmin(axis=2)
+        if np.array_equal(renamed, labels):
+            break
+        labels = renamed
+    return labels if 0 < labels.mean() < 1 else None
 
 
 def _along_parting(features: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
