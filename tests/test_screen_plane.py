@@ -203,6 +203,16 @@ def test_a_board_found_more_surely_on_the_plane_beats_the_same_cells_found_as_se
     assert not _plane_rather(placed_by_objects, as_seen, quad, shape)
 
 
+def test_a_board_found_nearly_whole_on_the_plane_takes_in_no_row_of_buttons() -> None:
+    """A tuning photo of a monitor, a blurred board of rounded keys with a row of buttons
+    under it: the plane's search found 79 of its 80 cells, and the count by the edges' lines
+    took the buttons in as a ninth row (read 9x10 for 8x10)."""
+    scene = photo_scene(4100, "monitor")
+    reading = read_board(scene.image, looks=[])
+    assert (reading.rows, reading.cols) == scene.cells.shape
+    assert reading.cells.tolist() == scene.cells.tolist()
+
+
 #: Tuning-side monitor photos of a small board on a large page (5x5 bevelled lights, 7x11
 #: black-and-white cells), where the noise of the photographed page makes countless
 #: specks that wide lattices line up: those outscored the board (a 3x3 of them was read).

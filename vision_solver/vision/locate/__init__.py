@@ -566,12 +566,19 @@ def _on_plane(plane: Rectified, trace: Trace, name: str = "plane") -> BoardLocat
     return _in_photo(plane, found)
 
 
+#: A board found on the plane with at least this share of its cells found (not placed by a
+#: frame) is not a part of a board counted by its edges' lines round it: a line of those
+#: more is something else (a row of buttons under a blurred board of rounded keys).
+NEARLY_WHOLE = 0.95
+
+
 def _lined_on_plane(
     plane: Rectified, on_plane: BoardLocation | None, trace: Trace
 ) -> BoardLocation | None:
     """The board on a plane warped square-on counted by the lines of its cells' edges
     (``edgelines``), in the photo's pixels, where it holds more cells than the board found
-    on the plane (``on_plane``, a part of it) and lies round it; else None."""
+    on the plane (``on_plane``, a part of it) and lies round it, unless NEARLY_WHOLE of that
+    board's cells were found; else None."""
     found = lined_board(plane.image)
     if found is None:
         return None
@@ -585,6 +592,8 @@ def _lined_on_plane(
         or not _inside(on_plane.corners.mean(axis=0), found.corners)
     ):
         return None
+    if on_plane is not None and not on_plane.framed and on_plane.confidence >= NEARLY_WHOLE:
+        return None  # nearly every cell of it found: a line more is something else (buttons)
     return found
 
 
