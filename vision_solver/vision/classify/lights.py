@@ -468,7 +468,7 @@ def _read_by_neighbours(
     if not ends:
         return None
     labels = max(ends, key=lambda end: _margins(points, end, _near_centres(points, end)).mean())
-    if not 0 < labels.mean() < 1 or np.array_equal(labels, cells):
+    if np.array_equal(labels, cells):
         return None
     if np.array_equal(labels, 1 - cells):
         return None  # the same groups: which one is lit is the board-wide rule's to say

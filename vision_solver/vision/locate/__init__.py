@@ -540,8 +540,8 @@ def _plane_rather(
     lines_kept = on_plane.rows >= found.rows and on_plane.cols >= found.cols
     if more and (lines_kept or on_plane.confidence >= found.confidence):
         return True
-    # A larger lattice found less surely, that holds no more cells found than the plane's: a
-    # photo's blotches lined up around the board, not more of it.
+    # A lattice found less surely that holds no more cells found than the plane's: the same
+    # board with far cells unfound, or a photo's blotches lined up round it.
     return (
         not on_plane.framed
         and on_plane.confidence > found.confidence
