@@ -463,7 +463,13 @@ def _read_by_neighbours(
         for state in (0, 1)
     ):
         return None  # a state whose cells vary (each its own colour) has no colour near a cell
-    starts = [cells, _parted(level)] if 0 < cells.mean() < 1 else [_parted(level)]
+    parted = _parted(level)
+    if not 0 < cells.mean() < 1:
+        starts = [parted]
+    elif np.array_equal(parted, cells) or np.array_equal(parted, 1 - cells):
+        starts = [cells]  # the same two groups: the same end
+    else:
+        starts = [cells, parted]
     ends = [end for end in (_renamed(points, start) for start in starts) if end is not None]
     if not ends:
         return None
@@ -512,7 +518,15 @@ def _along_parting(features: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
     axis = np.linalg.svd(centred, full_matrices=False)[2][0]
     along = centred @ axis
     order = np.sort(along)
-    costs = [order[:k].var() * k + order[k:].var() * (len(order) - k) for k in range(1, len(order))]
+    # Each split's spread within its two sides (the sum of squared deviations from each
+    # side's mean), from running sums: the first k sorted projections and the rest.
+    count = len(order)
+    left = np.arange(1, count, dtype=np.float64)
+    sums, squares = np.cumsum(order)[:-1], np.cumsum(order * order)[:-1]
+    total, total_squares = float(order.sum()), float((order * order).sum())
+    costs = (squares - sums * sums / left) + (
+        (total_squares - squares) - (total - sums) ** 2 / (count - left)
+    )
     return along, order, 1 + int(np.argmin(costs))
 
 
