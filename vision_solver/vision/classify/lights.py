@@ -473,12 +473,12 @@ def _read_by_neighbours(
     ends = [end for end in (_renamed(points, start) for start in starts) if end is not None]
     if not ends:
         return None
-    labels = max(ends, key=lambda end: _margins(points, end, _near_centres(points, end)).mean())
+    fits = [(end, _near_centres(points, end)) for end in ends]
+    labels, centres = max(fits, key=lambda fit: _margins(points, *fit).mean())
     if np.array_equal(labels, cells):
         return None
     if np.array_equal(labels, 1 - cells):
         return None  # the same groups: which one is lit is the board-wide rule's to say
-    centres = _near_centres(points, labels)
     apart = float(np.median(np.linalg.norm(centres[:, :, 0] - centres[:, :, 1], axis=2)))
     if apart < SAME_COLOUR or _neighbours_step(points, labels) < NEIGHBOURS_APART * apart:
         return None

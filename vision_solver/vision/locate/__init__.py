@@ -579,6 +579,8 @@ def _lined_on_plane(
     (``edgelines``), in the photo's pixels, where it holds more cells than the board found
     on the plane (``on_plane``, a part of it) and lies round it, unless NEARLY_WHOLE of that
     board's cells were found; else None."""
+    if on_plane is not None and not on_plane.framed and on_plane.confidence >= NEARLY_WHOLE:
+        return None  # nearly every cell of it found: a line more is something else (buttons)
     found = lined_board(plane.image)
     if found is None:
         return None
@@ -592,8 +594,6 @@ def _lined_on_plane(
         or not _inside(on_plane.corners.mean(axis=0), found.corners)
     ):
         return None
-    if on_plane is not None and not on_plane.framed and on_plane.confidence >= NEARLY_WHOLE:
-        return None  # nearly every cell of it found: a line more is something else (buttons)
     return found
 
 
