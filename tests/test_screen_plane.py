@@ -349,3 +349,73 @@ def test_a_lattice_reaching_past_the_plane_is_no_board_on_it() -> None:
     # the same lattice, where the plane's outline ends two of its cells inside its right edge
     cut = np.array([[60.0, 60.0], [430.0, 60.0], [430.0, 640.0], [60.0, 640.0]])
     assert _on_plane(Rectified(board, np.eye(3), cut), None) is None
+
+
+def test_a_side_along_no_edge_is_not_drawn() -> None:
+    from vision_solver.vision.locate.screen import QUAD_SUPPORT, _sides_drawn
+
+    near_edge = np.zeros((400, 500), np.uint8)
+    drawn = np.array([[50.0, 60.0], [420.0, 40.0], [440.0, 330.0], [70.0, 350.0]])
+    cv2.polylines(near_edge, [np.round(drawn).astype(np.int32)], True, 255, 7)
+    assert _sides_drawn(near_edge, drawn) == pytest.approx(1.0)
+    # the same plane with its bottom right corner pulled down onto a table's edge: two of
+    # its sides cut across the picture, along no edge
+    pulled = drawn.copy()
+    pulled[2] = [470.0, 390.0]
+    assert _sides_drawn(near_edge, pulled) < QUAD_SUPPORT
+
+
+#: Tuning-side monitor photos whose largest quadrilateral is no screen: its hull took in the
+#: table's edge (a 14x4 board of greys), or cut across a browser's tab (an 11x5 board).
+UNDRAWN_PLANE_SEEDS = [4132, 2108]
+
+
+@pytest.mark.parametrize("seed", UNDRAWN_PLANE_SEEDS)
+def test_the_screen_is_the_plane_drawn_on_every_side(seed: int) -> None:
+    from vision_solver.vision.locate import _target_plane
+    from vision_solver.vision.locate.screen import plane_quads
+
+    assert is_tuning(seed)
+    scene = photo_scene(seed, "monitor")
+    quad = _target_plane(plane_quads(scene.image), scene.image.shape)
+    plane = rectify(scene.image, quad)
+    on_plane = cv2.perspectiveTransform(
+        scene.corners.reshape(1, 4, 2), np.linalg.inv(plane.to_photo)
+    ).reshape(4, 2)
+    # warped square-on by the screen, the board's sides run upright and level
+    sides = np.roll(on_plane, -1, axis=0) - on_plane
+    slant = np.degrees(np.arctan2(np.abs(sides).min(axis=1), np.abs(sides).max(axis=1)))
+    assert slant.max() < 1.0
+    reading = read_board(scene.image, looks=[])
+    assert np.array_equal(reading.cells, scene.cells)
+
+
+#: Tuning-side photos of a small screen on which, searched as taken, a few cells' lattice of
+#: the page is found more surely than the board is on the screen enlarged, in part: 5x12
+#: arrow tiles under a 3x3 found at 0.67; 14x3 cells with dots under a 4x5 found at 0.8.
+MORE_CELLS_ENLARGED = [("competing", 4068), ("monitor", 4260)]
+
+
+@pytest.mark.parametrize(("kind", "seed"), MORE_CELLS_ENLARGED)
+def test_the_enlarged_screen_s_board_stands_where_it_holds_more_cells_found(
+    kind: str, seed: int
+) -> None:
+    from vision_solver.vision.locate import (
+        ENLARGED_PLANE,
+        _cells_found,
+        _on_plane,
+        _target_plane,
+    )
+    from vision_solver.vision.locate.screen import plane_quads
+
+    assert is_tuning(seed)
+    scene = photo_scene(seed, kind)
+    quad = _target_plane(plane_quads(scene.image), scene.image.shape)
+    as_taken = _on_plane(rectify(scene.image, quad), None)
+    enlarged = _on_plane(rectify(scene.image, quad, ENLARGED_PLANE), None)
+    assert (enlarged.rows, enlarged.cols) == scene.cells.shape
+    assert (as_taken.rows, as_taken.cols) != scene.cells.shape
+    assert enlarged.confidence < as_taken.confidence  # less surely found, in part
+    assert _cells_found(enlarged) > _cells_found(as_taken)
+    reading = read_board(scene.image, looks=[])
+    assert np.array_equal(reading.cells, scene.cells)

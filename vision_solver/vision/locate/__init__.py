@@ -393,10 +393,16 @@ def _search_board(image: np.ndarray, trace: Trace) -> BoardLocation | NotFound:
             if (
                 enlarged is not None
                 and not enlarged.framed
-                and (on_plane is None or enlarged.confidence > on_plane.confidence)
+                and (
+                    on_plane is None
+                    or enlarged.confidence > on_plane.confidence
+                    or _cells_found(enlarged) > _cells_found(on_plane)
+                )
             ):
-                # More of its cells found.  (An outline placed by a frame counts none: noise
-                # enlarged makes specks that a frame's count may take for objects.)
+                # Found more surely, or more of its cells found (a board of 15x4 small
+                # cells found in part, not a 3x2 lattice of the page found surely).  (An
+                # outline placed by a frame counts none: noise enlarged makes specks that
+                # a frame's count may take for objects.)
                 on_plane = enlarged
     if found is None:
         begun = _locate_stages(image, trace)

@@ -35,6 +35,11 @@ QUAD_TOLERANCE = 0.02
 #: ... every one at least this many work pixels inside the picture (a plane
 #: cut by the picture's edge, a floor or a desk, is no screen).
 QUAD_INSIDE = 3
+#: A plane's side is drawn in the photo when an edge runs within QUAD_REACH work pixels of
+#: at least this share of it.  (A contour's hull that took in a table's edge, or a corner
+#: cut across a window's tab, has a side or two along no edge: a plane with every side
+#: drawn comes first, at whatever size.)
+QUAD_SUPPORT, QUAD_REACH = 0.7, 3
 #: A plane is seen at an angle (a photo's) when an edge of it turns from the
 #: picture's axes by more than this many degrees: more than a board's outline
 #: (``target.TILTED_DEGREES``), as the corners of a window's rounded outline,
@@ -86,8 +91,9 @@ def looks_rendered(image: np.ndarray) -> bool:
 def plane_quads(
     image: np.ndarray, share: float = QUAD_SHARE, edge: float = QUAD_EDGE
 ) -> list[np.ndarray]:
-    """The quadrilateral planes wholly inside a BGR photo (TL, TR, BR, BL), largest first:
-    each covering ``share`` of it at least, with edges ``edge`` of its shorter side."""
+    """The quadrilateral planes wholly inside a BGR photo (TL, TR, BR, BL): each covering
+    ``share`` of it at least, with edges ``edge`` of its shorter side.  Those with every
+    side drawn (QUAD_SUPPORT) come first, largest first, then the others, largest first."""
     height, width = image.shape[:2]
     scale = QUAD_SIDE / max(height, width)
     small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
@@ -96,6 +102,8 @@ def plane_quads(
     edges = np.zeros(small.shape[:2], np.uint8)
     for channel in cv2.split(lab):
         edges |= cv2.Canny(channel, EDGE_LOW, EDGE_HIGH)
+    reach = 2 * QUAD_REACH + 1
+    near_edge = cv2.dilate(edges, np.ones((reach, reach), np.uint8))
     edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
     contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
     small_h, small_w = small.shape[:2]
@@ -117,8 +125,23 @@ def plane_quads(
         quad = clockwise_from_top_left(quad)
         edges = np.linalg.norm(np.roll(quad, -1, axis=0) - quad, axis=1)
         if clockwise_convex(quad) and edges.min() >= edge * min(small_h, small_w):
-            found.append((area, (quad + 0.5) / scale - 0.5))
-    return [quad for _, quad in sorted(found, key=lambda item: -item[0])]
+            drawn = _sides_drawn(near_edge, quad) >= QUAD_SUPPORT
+            found.append((drawn, area, (quad + 0.5) / scale - 0.5))
+    return [quad for _, _, quad in sorted(found, key=lambda item: (not item[0], -item[1]))]
+
+
+def _sides_drawn(near_edge: np.ndarray, quad: np.ndarray) -> float:
+    """The least share of a side of ``quad`` (TL, TR, BR, BL, work pixels) that lies on
+    ``near_edge`` (a mask of the pixels near an edge), its ends left out (a rounded corner)."""
+    shares = []
+    height, width = near_edge.shape
+    for start, end in zip(quad, np.roll(quad, -1, axis=0), strict=True):
+        along = np.linspace(0.05, 0.95, max(2, int(np.linalg.norm(end - start))))
+        points = np.rint(start + (end - start) * along[:, None]).astype(int)
+        x = np.clip(points[:, 0], 0, width - 1)
+        y = np.clip(points[:, 1], 0, height - 1)
+        shares.append(float(np.mean(near_edge[y, x] > 0)))
+    return min(shares)
 
 
 def plane_quad(image: np.ndarray) -> np.ndarray | None:
