@@ -770,3 +770,20 @@ def test_cells_alike_whose_marks_turn_are_a_direction_board_not_lights_in_one_st
     reading = read_board(scene.image, looks=[], corners=scene.corners, size=scene.cells.shape)
     assert reading.puzzle == "arrows"
     assert reading.cells.tolist() == scene.cells.tolist()
+
+
+def test_marks_too_faint_to_be_ink_that_turn_are_a_direction_board():
+    """A tuning photo of a monitor showing arrows on tiles of one colour, moire and blur over
+    them: no cell's marks stood out enough for the features to call them ink, so no turn
+    reader was asked, and every cell looking alike, the board was read as lights all in one
+    state (98 of its 121 cells wrong).  The marks read strictly as one object turning."""
+    from synth.photo import photo_scene
+
+    from vision_solver.vision.classify import CellStack
+    from vision_solver.vision.classify.benches import NOT_FLAT_INK
+
+    scene = photo_scene(4304, "monitor")
+    reading = read_board(scene.image, looks=[], corners=scene.corners, size=scene.cells.shape)
+    assert np.mean(CellStack(scene.image, reading.grid).features[..., 3] >= NOT_FLAT_INK) < 0.1
+    assert reading.puzzle == "arrows"
+    assert reading.cells.tolist() == scene.cells.tolist()

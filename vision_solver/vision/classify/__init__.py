@@ -184,8 +184,9 @@ def read_cells(
             return CellReading(PuzzleKind.arrows, cells, confidence, "generic")
         # The marks read leniently as one object in four turns (asked at most once).
         leniently = cache(lambda: _read_turns_leniently(stack, one_turn=turns is not None))
-        if inked:
-            marks_turning = leniently  # asked again below where the lights reader sees one state
+        # Asked again below where the lights reader sees one state: marks too faint for the
+        # features' ink (a photo's blur and moire) are read strictly.
+        marks_turning = leniently if inked else cache(lambda: _faint_turns(stack))
         # Seen square-on, marks are flat glyphs before they are raised objects: a mark that
         # stays where it stands in every cell (a dot in a corner) hides the turns from the
         # strict readings above, not from the lenient ones.
@@ -256,6 +257,10 @@ def read_cells(
         # cells carry marks.  (Lamps, though their own quarter turns, may read leniently as
         # turning: a board of them met on the scored side did.  So this is asked only of a
         # board every cell of which looks alike, never to overrule a reading of lamps.)
+        # Marks too faint for the features to call them ink are read strictly instead:
+        # arrows on tiles of one colour on a photographed monitor, its moire and blur
+        # over them (tuning photo 4304, read so on its true grid; of 720 tuning boards and
+        # photos read as found, none changed either way).
         return CellReading(PuzzleKind.arrows, turning.cells, turning.confidence, "generic")
     return CellReading(PuzzleKind.lights, cells, confidence, "generic", lit_by)
 
@@ -291,6 +296,13 @@ def _named_by_network(stack: CellStack, surely_named: bool = True) -> CellReadin
         confidence.reshape(shape),
         "generic",
     )
+
+
+def _faint_turns(stack: CellStack) -> TurnReading | None:
+    """The cells' marks, too faint for the features to call them ink, read as one object
+    turning from cell to cell; None where they are not."""
+    turns = read_turns(stack.board(), stack.grid.rows, stack.grid.cols)
+    return turns if turns is not None and turns.varied else None
 
 
 def _read_lamps(image: np.ndarray, grid: Grid, lamps: np.ndarray, lit: Lit) -> CellReading:
