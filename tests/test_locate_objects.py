@@ -172,5 +172,31 @@ def test_objects_in_every_cell_of_a_board_beat_a_lattice_of_some_of_them() -> No
     assert _objects_rather(objects_board, part, False, shape, lambda: False)
     over_reaching = dataclasses.replace(objects_board, confidence=0.78)
     assert not _objects_rather(over_reaching, part, False, shape, lambda: False)
-    # a convincing lattice of the board places it surer than the objects do
-    assert not _objects_rather(objects_board, part, True, shape, lambda: False)
+    # a convincing lattice gives way too, its corners on the objects' grid points: a block of
+    # their board (one off them places the board surer: the test below)
+    assert _objects_rather(objects_board, part, True, shape, lambda: False)
+
+
+def test_a_lattice_that_is_a_block_of_the_objects_board_gives_way_to_it() -> None:
+    """Lamps in a frame on a tiled floor: a lattice of 3x6 of the 3x9 lamps, every cell of
+    it found, is a convincing board, but each of its corners lies on a grid point of the
+    board the objects fill: it is a block of that board, which stands.  A lattice half a
+    cell off the objects' is no block of theirs, and still places the board surer."""
+    from vision_solver.vision.locate import _a_block_of, _objects_rather
+
+    shape = (900, 1440)
+    objects_board = _placed([[952, 179], [1195, 179], [1195, 260], [952, 260]], 3, 9, 1.0, True)
+    block = _placed([[952, 179], [1114, 179], [1114, 261], [952, 261]], 3, 6, 1.0, False)
+    assert _a_block_of(block, objects_board)
+    assert _objects_rather(objects_board, block, True, shape, lambda: False)
+    off = _placed([[965, 179], [1127, 179], [1127, 261], [965, 261]], 3, 6, 1.0, False)
+    assert not _a_block_of(off, objects_board)
+    assert not _objects_rather(objects_board, off, True, shape, lambda: False)
+    # (a larger board is no block of a smaller one)
+    assert not _a_block_of(objects_board, block)
+
+
+def test_lamps_in_a_frame_are_read_whole_though_a_lattice_found_some_of_them() -> None:
+    scene = wild_scene(84, "lights-in-scene")  # a tuning scene
+    reading = read_board(scene.image, looks=[])
+    assert reading.cells.tolist() == scene.cells.tolist()

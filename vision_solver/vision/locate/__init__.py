@@ -555,6 +555,20 @@ def _plane_rather(
     )
 
 
+#: A board lies on another's lattice when each of its corners lies within this share of a
+#: cell of one of the other's grid points.
+ON_LATTICE = 0.25
+
+
+def _a_block_of(part: BoardLocation, whole: BoardLocation) -> bool:
+    """True when ``part`` is a block of ``whole``'s cells: each of its corners on one of
+    ``whole``'s grid points (ON_LATTICE), its lines fewer or as many."""
+    if part.rows > whole.rows or part.cols > whole.cols:
+        return False
+    at = apply_homography(np.linalg.inv(whole.homography), part.corners)  # (col, row) in whole
+    return bool(np.all(np.abs(at - np.round(at)) <= ON_LATTICE))
+
+
 def _cells_found(found: BoardLocation) -> float:
     """How many of a board's cells were found: its cells times the share found."""
     return found.rows * found.cols * found.confidence
@@ -833,7 +847,9 @@ def _objects_rather(
     the nearer the image's centre: the lattice is then beside the view (a
     game's command card of coloured squares in its HUD), not on it.  Where
     they overlap, the lattice (of tiles, of objects alike) places the board
-    surer.  A board of objects that runs more than half a cell off the image
+    surer, unless it is a block of the objects' board (``_a_block_of``) and
+    every cell of that holds an object: the lattice found only some of them.
+    A board of objects that runs more than half a cell off the image
     (OBJECTS_OFF_IMAGE) never beats a convincing lattice: its cells past the
     edge could not be read (the objects strewn over a game's floor, beside a
     board of lamps in the view's corner).  Nor does a lattice no convincing
@@ -858,16 +874,17 @@ def _objects_rather(
     ours = objects.corners.astype(np.float32)
     theirs = location.corners.astype(np.float32)
     if (
-        not lattice_convincing
+        (not lattice_convincing or _a_block_of(location, objects))
         and objects.confidence >= 1.0
         and objects.rows >= location.rows
         and objects.cols >= location.cols
         and objects.rows * objects.cols > location.rows * location.cols
         and _inside(location.corners.mean(axis=0), objects.corners)
     ):
-        # An unconvincing lattice of some of the objects, a part of a board that holds an
-        # object in every cell (the objects alone over-reach a board whose cells they do
-        # not all fill: strewn over the floor round it).
+        # An unconvincing lattice of some of the objects, or a block of the objects' own
+        # lattice (3x6 of 3x9 lamps in a frame), a part of a board that holds an object in
+        # every cell (the objects alone over-reach a board whose cells they do not all fill:
+        # strewn over the floor round it).
         return True
     apart = cv2.intersectConvexConvex(ours, theirs)[0] <= 0
     larger = cv2.contourArea(ours) > cv2.contourArea(theirs)
