@@ -787,3 +787,24 @@ def test_marks_too_faint_to_be_ink_that_turn_are_a_direction_board():
     assert np.mean(CellStack(scene.image, reading.grid).features[..., 3] >= NOT_FLAT_INK) < 0.1
     assert reading.puzzle == "arrows"
     assert reading.cells.tolist() == scene.cells.tolist()
+
+
+def test_lamps_whose_glints_turn_with_no_way_named_up_are_lights():
+    """A tuning scene of lamps set in a floor of tiles: read leniently, the lamps' glints
+    seemed one object turning from cell to cell, and the board was read as arrows (all 21
+    cells wrong), though the cells' votes named no turn "up" (two turns tied).  Such a
+    reading, asked before anything else reads the board, stands only where its votes name
+    "up" clearly."""
+    from synth.wild import wild_scene
+
+    from vision_solver.vision.classify import LENIENT_VOTE, named_clearly
+    from vision_solver.vision.classify.turns import TurnReading
+
+    scene = wild_scene(160, "lights-in-scene")
+    reading = read_board(scene.image, looks=[])
+    assert reading.puzzle == "lights"
+    assert reading.cells.tolist() == scene.cells.tolist()
+    cells = np.zeros((2, 2), np.int64)
+    tied = TurnReading(cells, np.ones((2, 2)), 1.0, offset_margin=0.0)
+    clear = TurnReading(cells, np.ones((2, 2)), 1.0, offset_margin=LENIENT_VOTE)
+    assert named_clearly(tied) is None and named_clearly(clear) is clear
