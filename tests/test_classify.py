@@ -797,7 +797,7 @@ def test_lamps_whose_glints_turn_with_no_way_named_up_are_lights():
     "up" clearly."""
     from synth.wild import wild_scene
 
-    from vision_solver.vision.classify import LENIENT_VOTE, named_clearly
+    from vision_solver.vision.classify import LENIENT_VOTE, _named_clearly
     from vision_solver.vision.classify.turns import TurnReading
 
     scene = wild_scene(160, "lights-in-scene")
@@ -807,4 +807,4 @@ def test_lamps_whose_glints_turn_with_no_way_named_up_are_lights():
     cells = np.zeros((2, 2), np.int64)
     tied = TurnReading(cells, np.ones((2, 2)), 1.0, offset_margin=0.0)
     clear = TurnReading(cells, np.ones((2, 2)), 1.0, offset_margin=LENIENT_VOTE)
-    assert named_clearly(tied) is None and named_clearly(clear) is clear
+    assert _named_clearly(tied) is None and _named_clearly(clear) is clear

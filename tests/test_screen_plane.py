@@ -15,6 +15,14 @@ from vision_solver.vision.locate.target import tilted
 from vision_solver.vision.pipeline import read_board
 
 
+def _screen_quad(image: np.ndarray) -> np.ndarray:
+    """The plane the locate stage warps a photo's board square-on by (``_target_plane``)."""
+    from vision_solver.vision.locate import _target_plane
+    from vision_solver.vision.locate.screen import plane_quads
+
+    return _target_plane(plane_quads(image), image.shape)
+
+
 def _turned_quad(centre: tuple[float, float], size: tuple[float, float], degrees: float):
     """A w x h rectangle turned by ``degrees`` about ``centre`` (TL, TR, BR, BL)."""
     w, h = size
@@ -254,13 +262,12 @@ PLATFORM_SEEDS = [20]
 def test_a_board_on_its_platform_on_a_photographed_monitor_is_found_on_the_platform(
     seed: int,
 ) -> None:
-    from vision_solver.vision.locate import _on_inner_plane, _on_plane, _target_plane
-    from vision_solver.vision.locate.screen import plane_quads
+    from vision_solver.vision.locate import _on_inner_plane, _on_plane
 
     assert is_tuning(seed)
     scene = photo_scene(seed, "monitor")
     assert scene.shows.startswith("chairs-3d")
-    quad = _target_plane(plane_quads(scene.image), scene.image.shape)
+    quad = _screen_quad(scene.image)
     screen = rectify(scene.image, quad)
     diagonal = float(np.linalg.norm(scene.corners[2] - scene.corners[0]))
     on_screen = _on_plane(screen, None)
@@ -290,12 +297,11 @@ PARTLY_FOUND_PLATFORM_SEEDS = [40, 264]
 
 @pytest.mark.parametrize("seed", PARTLY_FOUND_PLATFORM_SEEDS)
 def test_a_platform_s_board_not_found_whole_stands_for_the_screen_s(seed: int) -> None:
-    from vision_solver.vision.locate import _on_inner_plane, _on_plane, _target_plane
-    from vision_solver.vision.locate.screen import plane_quads
+    from vision_solver.vision.locate import _on_inner_plane, _on_plane
 
     assert is_tuning(seed)
     scene = photo_scene(seed, "monitor")
-    quad = _target_plane(plane_quads(scene.image), scene.image.shape)
+    quad = _screen_quad(scene.image)
     screen = rectify(scene.image, quad)
     on_screen = _on_plane(screen, None)
     on_platform = _on_inner_plane(screen, None)
@@ -316,12 +322,11 @@ SMALL_SCREEN_SEEDS = [100, 148]
 
 @pytest.mark.parametrize("seed", SMALL_SCREEN_SEEDS)
 def test_a_small_screen_is_searched_enlarged(seed: int) -> None:
-    from vision_solver.vision.locate import ENLARGED_PLANE, _on_plane, _target_plane
-    from vision_solver.vision.locate.screen import plane_quads
+    from vision_solver.vision.locate import ENLARGED_PLANE, _on_plane
 
     assert is_tuning(seed)
     scene = photo_scene(seed, "monitor")
-    quad = _target_plane(plane_quads(scene.image), scene.image.shape)
+    quad = _screen_quad(scene.image)
     as_taken = _on_plane(rectify(scene.image, quad), None)
     assert as_taken is None or (as_taken.rows, as_taken.cols) != scene.cells.shape
     enlarged = _on_plane(rectify(scene.image, quad, ENLARGED_PLANE), None)
@@ -372,12 +377,9 @@ UNDRAWN_PLANE_SEEDS = [4132, 2108]
 
 @pytest.mark.parametrize("seed", UNDRAWN_PLANE_SEEDS)
 def test_the_screen_is_the_plane_drawn_on_every_side(seed: int) -> None:
-    from vision_solver.vision.locate import _target_plane
-    from vision_solver.vision.locate.screen import plane_quads
-
     assert is_tuning(seed)
     scene = photo_scene(seed, "monitor")
-    quad = _target_plane(plane_quads(scene.image), scene.image.shape)
+    quad = _screen_quad(scene.image)
     plane = rectify(scene.image, quad)
     on_plane = cv2.perspectiveTransform(
         scene.corners.reshape(1, 4, 2), np.linalg.inv(plane.to_photo)
@@ -400,17 +402,11 @@ MORE_CELLS_ENLARGED = [("competing", 4068), ("monitor", 4260)]
 def test_the_enlarged_screen_s_board_stands_where_it_holds_more_cells_found(
     kind: str, seed: int
 ) -> None:
-    from vision_solver.vision.locate import (
-        ENLARGED_PLANE,
-        _cells_found,
-        _on_plane,
-        _target_plane,
-    )
-    from vision_solver.vision.locate.screen import plane_quads
+    from vision_solver.vision.locate import ENLARGED_PLANE, _cells_found, _on_plane
 
     assert is_tuning(seed)
     scene = photo_scene(seed, kind)
-    quad = _target_plane(plane_quads(scene.image), scene.image.shape)
+    quad = _screen_quad(scene.image)
     as_taken = _on_plane(rectify(scene.image, quad), None)
     enlarged = _on_plane(rectify(scene.image, quad, ENLARGED_PLANE), None)
     assert (enlarged.rows, enlarged.cols) == scene.cells.shape

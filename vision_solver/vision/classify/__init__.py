@@ -195,7 +195,7 @@ def read_cells(
             inked
             and not grass()
             and square_on
-            and (later := named_clearly(leniently())) is not None
+            and (later := _named_clearly(leniently())) is not None
         ):
             return CellReading(PuzzleKind.arrows, later.cells, later.confidence, "generic")
         benches = cache(lambda: read_benches(stack))  # asked at most once
@@ -224,7 +224,7 @@ def read_cells(
                     # looks' true grids the backrests swapped three such boards, mended one.)
                     cells = face_profile_groups(cells, benches()[0])
                 return CellReading(PuzzleKind.arrows, cells, objects.confidence, "generic")
-        if inked and not grass() and (later := named_clearly(leniently())) is not None:
+        if inked and not grass() and (later := _named_clearly(leniently())) is not None:
             return CellReading(PuzzleKind.arrows, later.cells, later.confidence, "generic")
         # (A rough floor of tiles passes for grass, but its grout along the cells' edges says
         # tiles: lamps on their crossings are no benches.)
@@ -311,7 +311,7 @@ def _named_by_network(stack: CellStack, surely_named: bool = True) -> CellReadin
 LENIENT_VOTE = 0.25
 
 
-def named_clearly(reading: TurnReading | None) -> TurnReading | None:
+def _named_clearly(reading: TurnReading | None) -> TurnReading | None:
     """``reading`` where its cells' votes name "up" clearly (LENIENT_VOTE), else None."""
     return reading if reading is not None and reading.offset_margin >= LENIENT_VOTE else None
 
