@@ -393,25 +393,25 @@ def test_the_screen_is_the_plane_drawn_on_every_side(seed: int) -> None:
 
 
 #: Tuning-side photos of a small screen on which, searched as taken, a few cells' lattice of
-#: the page is found more surely than the board is on the screen enlarged, in part: 5x12
-#: arrow tiles under a 3x3 found at 0.67; 14x3 cells with dots under a 4x5 found at 0.8.
-MORE_CELLS_ENLARGED = [("competing", 4068), ("monitor", 4260)]
+#: the page is found more surely than the board is on the screen enlarged, in part: 14x3
+#: cells with dots under a 4x5 found at 0.8.  (Also mended: 5x12 arrow tiles under a 3x3
+#: found at 0.67, competing 4068, 16 s to read.)
+MORE_CELLS_ENLARGED = [("monitor", 4260)]
 
 
 @pytest.mark.parametrize(("kind", "seed"), MORE_CELLS_ENLARGED)
 def test_the_enlarged_screen_s_board_stands_where_it_holds_more_cells_found(
     kind: str, seed: int
 ) -> None:
-    from vision_solver.vision.locate import ENLARGED_PLANE, _cells_found, _on_plane
+    from vision_solver.vision.locate import _on_plane
 
     assert is_tuning(seed)
     scene = photo_scene(seed, kind)
-    quad = _screen_quad(scene.image)
-    as_taken = _on_plane(rectify(scene.image, quad), None)
-    enlarged = _on_plane(rectify(scene.image, quad, ENLARGED_PLANE), None)
-    assert (enlarged.rows, enlarged.cols) == scene.cells.shape
+    as_taken = _on_plane(rectify(scene.image, _screen_quad(scene.image)), None)
     assert (as_taken.rows, as_taken.cols) != scene.cells.shape
-    assert enlarged.confidence < as_taken.confidence  # less surely found, in part
-    assert _cells_found(enlarged) > _cells_found(as_taken)
-    reading = read_board(scene.image, looks=[])
+    trace: list = []
+    reading = read_board(scene.image, looks=[], trace=trace)
     assert np.array_equal(reading.cells, scene.cells)
+    # the enlarged screen's board, less surely found than the screen's few cells
+    enlarged = [c for c in trace if c.source.startswith("enlarged plane")]
+    assert any((c.rows, c.cols) == scene.cells.shape for c in enlarged)
