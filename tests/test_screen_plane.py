@@ -15,12 +15,13 @@ from vision_solver.vision.locate.target import tilted
 from vision_solver.vision.pipeline import read_board
 
 
-def _screen_quad(image: np.ndarray) -> np.ndarray:
-    """The plane the locate stage warps a photo's board square-on by (``_target_plane``)."""
+def _screen(image: np.ndarray, least: float = 0.0):
+    """The plane the locate stage warps a photo's board square-on by (``_target_plane``),
+    so warped (enlarged where its longer side is under ``least`` pixels)."""
     from vision_solver.vision.locate import _target_plane
     from vision_solver.vision.locate.screen import plane_quads
 
-    return _target_plane(plane_quads(image), image.shape)
+    return rectify(image, _target_plane(plane_quads(image), image.shape), least)
 
 
 def _turned_quad(centre: tuple[float, float], size: tuple[float, float], degrees: float):
@@ -267,8 +268,7 @@ def test_a_board_on_its_platform_on_a_photographed_monitor_is_found_on_the_platf
     assert is_tuning(seed)
     scene = photo_scene(seed, "monitor")
     assert scene.shows.startswith("chairs-3d")
-    quad = _screen_quad(scene.image)
-    screen = rectify(scene.image, quad)
+    screen = _screen(scene.image)
     diagonal = float(np.linalg.norm(scene.corners[2] - scene.corners[0]))
     on_screen = _on_plane(screen, None)
     assert on_screen is None or on_screen.confidence < 1.0 or on_screen.framed  # not found whole
@@ -301,8 +301,7 @@ def test_a_platform_s_board_not_found_whole_stands_for_the_screen_s(seed: int) -
 
     assert is_tuning(seed)
     scene = photo_scene(seed, "monitor")
-    quad = _screen_quad(scene.image)
-    screen = rectify(scene.image, quad)
+    screen = _screen(scene.image)
     on_screen = _on_plane(screen, None)
     on_platform = _on_inner_plane(screen, None)
     assert (on_platform.rows, on_platform.cols) == scene.cells.shape
@@ -326,10 +325,9 @@ def test_a_small_screen_is_searched_enlarged(seed: int) -> None:
 
     assert is_tuning(seed)
     scene = photo_scene(seed, "monitor")
-    quad = _screen_quad(scene.image)
-    as_taken = _on_plane(rectify(scene.image, quad), None)
+    as_taken = _on_plane(_screen(scene.image), None)
     assert as_taken is None or (as_taken.rows, as_taken.cols) != scene.cells.shape
-    enlarged = _on_plane(rectify(scene.image, quad, ENLARGED_PLANE), None)
+    enlarged = _on_plane(_screen(scene.image, ENLARGED_PLANE), None)
     assert (enlarged.rows, enlarged.cols) == scene.cells.shape
     reading = read_board(scene.image, looks=[])
     assert np.array_equal(reading.cells, scene.cells)
@@ -379,8 +377,7 @@ UNDRAWN_PLANE_SEEDS = [4132, 2108]
 def test_the_screen_is_the_plane_drawn_on_every_side(seed: int) -> None:
     assert is_tuning(seed)
     scene = photo_scene(seed, "monitor")
-    quad = _screen_quad(scene.image)
-    plane = rectify(scene.image, quad)
+    plane = _screen(scene.image)
     on_plane = cv2.perspectiveTransform(
         scene.corners.reshape(1, 4, 2), np.linalg.inv(plane.to_photo)
     ).reshape(4, 2)
@@ -407,7 +404,7 @@ def test_the_enlarged_screen_s_board_stands_where_it_holds_more_cells_found(
 
     assert is_tuning(seed)
     scene = photo_scene(seed, kind)
-    as_taken = _on_plane(rectify(scene.image, _screen_quad(scene.image)), None)
+    as_taken = _on_plane(_screen(scene.image), None)
     assert (as_taken.rows, as_taken.cols) != scene.cells.shape
     trace: list = []
     reading = read_board(scene.image, looks=[], trace=trace)
