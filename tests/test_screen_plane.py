@@ -412,3 +412,17 @@ def test_the_enlarged_screen_s_board_stands_where_it_holds_more_cells_found(
     # the enlarged screen's board, less surely found than the screen's few cells
     enlarged = [c for c in trace if c.source.startswith("enlarged plane")]
     assert any((c.rows, c.cols) == scene.cells.shape for c in enlarged)
+
+
+def test_round_tiles_whose_seams_a_photo_blurs_are_the_board_not_their_gaps() -> None:
+    """A tuning-side monitor photo (the scored side stays unseen) of round tiles that nearly
+    touch: the camera's blur leaves only 0.7 of the seams between two tiles darker than the
+    tiles beside them, yet the blobs where four tiles meet are gaps, and the board is the
+    tiles half a step off them, a row and a column more."""
+    seed = 4336
+    assert is_tuning(seed)
+    scene = photo_scene(seed, "monitor")
+    location = locate_board(scene.image)
+    assert (location.rows, location.cols) == scene.cells.shape
+    diagonal = float(np.linalg.norm(scene.corners[2] - scene.corners[0]))
+    assert np.linalg.norm(location.corners - scene.corners, axis=1).mean() < 0.01 * diagonal
