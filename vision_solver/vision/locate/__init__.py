@@ -30,6 +30,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import cache
 
 import cv2
 import numpy as np
@@ -784,7 +785,7 @@ def _locate_stages(image: np.ndarray, trace: Trace) -> Iterator[BoardLocation | 
             location,
             convincing(best),
             image.shape,
-            lambda: board_within(image, location) is not None,
+            cache(lambda: board_within(image, location)),
         ):
             yield objects
             return
@@ -831,6 +832,13 @@ def _central(location: BoardLocation | NotFound, shape: tuple[int, ...]) -> bool
 #: How far (cells) a board of objects may run off the image and still beat a convincing
 #: lattice (``_objects_rather``).
 OBJECTS_OFF_IMAGE = 0.5
+#: A board of objects in every cell beats a lattice that fills the view (a game's floor) when
+#: its area is at most this share of the lattice's, and no board set into that floor lies on
+#: it (``_objects_rather``).  Measured: lamps in a frame on a floor of tiles that meet every
+#: edge of the view (tuning lights-in-scene 16092), the frame's 7x4 lamps found whole, 0.015
+#: of the floor's area; the board set into the floor was a 3x4 block of the minimap.  Of
+#: 720 tuning boards and photos, that one changed.
+OBJECTS_IN_VIEW = 0.25
 
 
 def _objects_rather(
@@ -838,7 +846,7 @@ def _objects_rather(
     location: BoardLocation | NotFound,
     lattice_convincing: bool,
     shape: tuple[int, ...],
-    floor_round_board: Callable[[], bool],
+    floor_round_board: Callable[[], BoardLocation | None],
 ) -> bool:
     """True when the board of objects is a better answer than the lattice's ``location``.
 
@@ -856,7 +864,11 @@ def _objects_rather(
     board that runs off the image so beat a board of objects within it (a
     band of a game's floor round a block of lamps), unless it is a floor round
     a board that ``board_within`` finds (``floor_round_board()``, asked only
-    then): that board is placed surer than objects are.
+    then): that board is placed surer than objects are.  A lattice that fills
+    the view (``_fills_view``: a game's floor whose tiles meet the image's
+    edges) gives way so to a board of objects in every cell, a quarter of its
+    area or less (OBJECTS_IN_VIEW), wherever ``board_within`` finds no board
+    on that board of objects.
     """
     if not location:
         return True
@@ -864,11 +876,22 @@ def _objects_rather(
     if lattice_convincing and objects_off > OBJECTS_OFF_IMAGE:
         return False
     if (
+        objects.confidence >= 1.0
+        and objects_off <= OBJECTS_OFF_IMAGE
+        and _fills_view(location, shape)
+        and _area(objects) <= OBJECTS_IN_VIEW * _area(location)
+        and not _overlapping(floor_round_board(), objects)
+    ):
+        # A lattice that fills the view is a game's floor round a board of objects in
+        # every cell: the board that ``board_within`` sets into that floor stands where it is
+        # that board, placed surer; elsewhere (a block of the minimap's pixels) it does not.
+        return True
+    if (
         not lattice_convincing
         and objects_off <= OBJECTS_OFF_IMAGE
         and cells_off_image(location.corners, location.rows, location.cols, shape)
         > OBJECTS_OFF_IMAGE
-        and not floor_round_board()
+        and floor_round_board() is None
     ):
         return True  # an unconvincing lattice running off the image: a floor's, not a board
     ours = objects.corners.astype(np.float32)
@@ -893,6 +916,26 @@ def _objects_rather(
         theirs.mean(axis=0) - middle
     )
     return bool(apart and (larger or nearer or not lattice_convincing))
+
+
+def _fills_view(location: BoardLocation, shape: tuple[int, ...]) -> bool:
+    """True when the lattice's outline reaches within a cell of every edge of the image."""
+    cell = cell_size(location.corners, location.rows, location.cols)
+    (x0, y0), (x1, y1) = location.corners.min(axis=0), location.corners.max(axis=0)
+    return x0 <= cell and y0 <= cell and x1 >= shape[1] - cell and y1 >= shape[0] - cell
+
+
+def _area(location: BoardLocation) -> float:
+    """The area of a board's outline, in pixels."""
+    return float(cv2.contourArea(location.corners.astype(np.float32)))
+
+
+def _overlapping(one: BoardLocation | None, other: BoardLocation) -> bool:
+    """True when the outlines of two boards overlap (False when ``one`` is None)."""
+    if one is None:
+        return False
+    ours, theirs = one.corners.astype(np.float32), other.corners.astype(np.float32)
+    return cv2.intersectConvexConvex(ours, theirs)[0] > 0
 
 
 def _lattice_location(
