@@ -25,6 +25,7 @@ from vision_solver.vision.locate.within import (
     _alike_around,
     _many_colours,
     _set_into,
+    _spacing,
     board_within,
 )
 from vision_solver.vision.pipeline import read_board
@@ -224,6 +225,26 @@ def test_lamps_whose_unlit_ones_hardly_show_are_found_by_the_lit_ones(seed):
     square, a dark disc on dark green tiles), so only the lit ones (about half the board's
     places, some meeting only at a corner) tell where the board lies; they do."""
     _located_as_drawn(_scene(seed))
+
+
+def test_lit_lamps_alone_are_spaced_by_the_step_their_gaps_are_multiples_of():
+    """Only a lights board's lit lamps show on the floor: the next lit one stands one to
+    three steps on, so the step is the largest that every gap is a whole multiple of (2
+    cells here), not the gaps' median (4).  Where every lamp shows, it is the one gap."""
+    lines = [0, 1, 3, 5, 8]  # the lit lamps' places on each line: 1, 2, 2 and 3 steps apart
+    places = np.array([(row, col) for row in lines for col in lines], dtype=np.float64)
+    lit = 3.0 + 2.0 * places[:, ::-1]  # (u, v) floor cells: a lamp every 2 cells
+    assert _spacing(lit).tolist() == [2.0, 2.0]  # (the gaps' median: 4 cells)
+    every = 3.0 + 1.5 * np.argwhere(np.ones((5, 6)))[:, ::-1].astype(np.float64)
+    assert _spacing(every).tolist() == [1.5, 1.5]
+    assert _spacing(every * 3) is None  # 4.5 cells apart: past MOST_TILES
+
+
+def test_lamps_on_every_other_grout_crossing_fewer_than_half_lit_are_found():
+    """A fresh tuning-side scene: lamps on every other crossing of a two-shaded floor's
+    grout, whose unlit ones do not show; 38 of the 81 lamps lit (0.47 of the places), their
+    gaps 2, 4 or 6 cells."""
+    _located_as_drawn(_scene(248))
 
 
 def test_a_board_a_cell_from_the_floor_lattices_edge_is_set_into_the_floor():

@@ -51,6 +51,12 @@ CORE_DEPTHS = (0.0, 2.0, 4.0, 6.0)
 ALIKE_SIZE = 2.0
 #: ... spaced a whole (or half) number of the floor's cells apart, up to this many ...
 MOST_TILES = 3
+#: The spacing along an axis is the largest step (a whole or half number of floor cells) that
+#: MULTIPLES of the gaps from each object to the next are whole multiples of, NEXT_ONE of them
+#: once: where only a lights board's lit lamps show, the next lit one may stand one to three
+#: steps on (tuning 248: gaps of 2, 4 and 6 cells, their median 4).
+MULTIPLES = 0.9
+NEXT_ONE = 0.2
 #: ... each within this share of the spacing of its place on their lattice, and filling
 #: no more than this share of its cell (a lamp on a floor, a disc at most; lit square
 #: tiles with narrow gaps fill more);
@@ -59,8 +65,9 @@ MOST_FILLED = 0.8
 #: the board is the box round the largest group of them (places touching at a side or a
 #: corner), of this share of its places or more occupied: a lights board's unlit lamps may
 #: hardly show on the floor, its lit ones fill about half its places (on the tuning looks,
-#: 0.56 and 0.66 where the unlit ones showed not at all) ...
-DENSE = 0.5
+#: 0.56 and 0.66 where the unlit ones showed not at all; 0.47, 38 of 81 lamps lit, on
+#: tuning 248, which 0.5 lost to the floor's lattice) ...
+DENSE = 0.35
 #: ... of at least this many objects, and no more than this share of the floor's cells;
 #: the floor runs on round it on this many sides (a cell at least), and no more than
 #: FLOOR_HOLDS of its cells there hold something of their own (HOLDS of a cell or more
@@ -303,27 +310,51 @@ def _lattice_of(
 def _spacing(uv: np.ndarray) -> np.ndarray | None:
     """``(2,)``: the objects' spacing (across, down) in whole or half floor cells (a half:
     the floor's lattice was found at twice its tiles' pitch, maybe along one axis only), up
-    to MOST_TILES: the median distance to the next object along each axis; None when it
-    is no such spacing."""
-    steps = []
-    for axis in (0, 1):
-        across = uv[:, 1 - axis]
-        nearest = []
-        for point in uv:
-            level = np.abs(across - point[1 - axis]) < 0.2
-            ahead = uv[level, axis] - point[axis]
-            ahead = ahead[ahead > 0.3]
-            if len(ahead):
-                nearest.append(ahead.min())
-        if not nearest:
-            return None
-        steps.append(float(np.median(nearest)))
-    step = np.round(2 * np.array(steps)) / 2
+    to MOST_TILES; None when it is no such spacing.
+
+    Along each axis, the gaps from each object to the next one on its level are
+    whole multiples of the spacing (``_step_of``); where they are of none, the
+    spacing is their median, which must then lie near a half number of cells."""
+    gaps = [_gaps_along(uv, axis) for axis in (0, 1)]
+    if not all(len(along) for along in gaps):
+        return None
+    stepped = [_step_of(along) for along in gaps]
+    if None not in stepped:
+        return np.array(stepped, dtype=np.float64)
+    steps = np.array([float(np.median(along)) for along in gaps])
+    step = np.round(2 * steps) / 2
     if step.min() < 0.5 or step.max() > MOST_TILES:
         return None
-    if np.any(np.abs(np.array(steps) - step) > 0.1 * step + 0.1):
+    if np.any(np.abs(steps - step) > 0.1 * step + 0.1):
         return None
     return step
+
+
+def _gaps_along(uv: np.ndarray, axis: int) -> np.ndarray:
+    """The distance (floor cells) from each object at ``uv`` to the next one along ``axis``
+    (0 across, 1 down) on its level, for the objects that have one."""
+    across = uv[:, 1 - axis]
+    gaps = []
+    for point in uv:
+        level = np.abs(across - point[1 - axis]) < 0.2
+        ahead = uv[level, axis] - point[axis]
+        ahead = ahead[ahead > 0.3]
+        if len(ahead):
+            gaps.append(ahead.min())
+    return np.array(gaps, dtype=np.float64)
+
+
+def _step_of(gaps: np.ndarray) -> float | None:
+    """The largest step, a whole or half number of floor cells up to MOST_TILES, that
+    MULTIPLES of ``gaps`` are whole multiples of (within a tenth of a step and a tenth of a
+    cell) and NEXT_ONE are once; None when none is."""
+    best = None
+    for step in np.arange(0.5, MOST_TILES + 0.25, 0.5):
+        times = np.round(gaps / step)
+        multiples = np.abs(gaps - times * step) <= 0.1 * step + 0.1
+        if multiples.mean() >= MULTIPLES and np.mean(times == 1) >= NEXT_ONE:
+            best = float(step)
+    return best
 
 
 def _dense_block(places: np.ndarray) -> tuple[tuple[np.ndarray, np.ndarray], int] | None:
