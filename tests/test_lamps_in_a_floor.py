@@ -240,6 +240,24 @@ def test_lit_lamps_alone_are_spaced_by_the_step_their_gaps_are_multiples_of():
     assert _spacing(every * 3) is None  # 4.5 cells apart: past MOST_TILES
 
 
+def test_lamps_evenly_spaced_off_the_floor_lattices_half_cells_keep_their_own_spacing():
+    """A floor's lattice found at a pitch its tiles' is no whole or half part of: the lamps
+    stand 0.37 of its cells apart down, evenly.  That is their spacing, not the half cell
+    nearest it (which would place two rows where three are); across, at a half cell, the
+    half cell stands."""
+    places = np.argwhere(np.ones((3, 3)))[:, ::-1].astype(np.float64)  # (col, row)
+    lamps = np.array([13.5, 7.36]) + places * [0.5, 0.367]
+    spacing = _spacing(lamps)
+    assert spacing[0] == 0.5
+    assert abs(spacing[1] - 0.367) < 0.005
+
+
+def test_a_small_board_of_lamps_on_a_floor_found_at_an_odd_pitch_is_found():
+    """A fresh tuning-side scene: a 3x3 board of lamps, the floor's lattice found at a
+    pitch that puts them 0.37 of a cell apart down (read as 2x3 before)."""
+    _located_as_drawn(_scene(256))
+
+
 def test_lamps_on_every_other_grout_crossing_fewer_than_half_lit_are_found():
     """A fresh tuning-side scene: lamps on every other crossing of a two-shaded floor's
     grout, whose unlit ones do not show; 38 of the 81 lamps lit (0.47 of the places), their

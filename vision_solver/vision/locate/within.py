@@ -57,6 +57,14 @@ MOST_TILES = 3
 #: steps on (tuning 248: gaps of 2, 4 and 6 cells, their median 4).
 MULTIPLES = 0.9
 NEXT_ONE = 0.2
+#: Gaps all alike (their tenth to ninetieth percentile within EVEN_GAPS of their median)
+#: that lie more than OFF_HALF (floor cells) off any half number of cells are spaced by
+#: their median itself (at least LEAST_STEP): the floor's lattice was found at a pitch its
+#: tiles' is no whole or half part of (tuning 256: lamps 0.37 of its cells apart down, which
+#: a half cell took for two rows of three).
+EVEN_GAPS = 0.1
+OFF_HALF = 0.05
+LEAST_STEP = 0.25
 #: ... each within this share of the spacing of its place on their lattice, and filling
 #: no more than this share of its cell (a lamp on a floor, a disc at most; lit square
 #: tiles with narrow gaps fill more);
@@ -313,12 +321,13 @@ def _spacing(uv: np.ndarray) -> np.ndarray | None:
     to MOST_TILES; None when it is no such spacing.
 
     Along each axis, the gaps from each object to the next one on its level are
-    whole multiples of the spacing (``_step_of``); where they are of none, the
-    spacing is their median, which must then lie near a half number of cells."""
+    all alike off any half number of cells (``_even_step``), or whole multiples of
+    the spacing (``_step_of``); where they are neither, the spacing is their
+    median, which must then lie near a half number of cells."""
     gaps = [_gaps_along(uv, axis) for axis in (0, 1)]
     if not all(len(along) for along in gaps):
         return None
-    stepped = [_step_of(along) for along in gaps]
+    stepped = [_even_step(along) or _step_of(along) for along in gaps]
     if None not in stepped:
         return np.array(stepped, dtype=np.float64)
     steps = np.array([float(np.median(along)) for along in gaps])
@@ -342,6 +351,17 @@ def _gaps_along(uv: np.ndarray, axis: int) -> np.ndarray:
         if len(ahead):
             gaps.append(ahead.min())
     return np.array(gaps, dtype=np.float64)
+
+
+def _even_step(gaps: np.ndarray) -> float | None:
+    """The median of ``gaps`` where they are all alike (EVEN_GAPS) and lie off any half
+    number of floor cells by more than OFF_HALF, at least LEAST_STEP and at most MOST_TILES;
+    else None."""
+    low, middle, high = np.quantile(gaps, [0.1, 0.5, 0.9])
+    off_half = abs(middle - np.round(2 * middle) / 2) > OFF_HALF
+    if high - low <= EVEN_GAPS * middle and off_half and LEAST_STEP <= middle <= MOST_TILES:
+        return float(middle)
+    return None
 
 
 def _step_of(gaps: np.ndarray) -> float | None:
