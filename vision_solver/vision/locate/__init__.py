@@ -866,9 +866,9 @@ def _objects_rather(
     a board that ``board_within`` finds (``floor_round_board()``, asked only
     then): that board is placed surer than objects are.  A lattice that fills
     the view (``_fills_view``: a game's floor whose tiles meet the image's
-    edges) gives way so to a board of objects in every cell, a quarter of its
-    area or less (OBJECTS_IN_VIEW), wherever ``board_within`` finds no board
-    on that board of objects.
+    edges) gives way likewise to a board of objects in every cell, a quarter of
+    its area or less (OBJECTS_IN_VIEW), unless the board ``board_within`` sets
+    into that floor lies on the objects' board.
     """
     if not location:
         return True

@@ -316,9 +316,10 @@ def _lattice_of(
 
 
 def _spacing(uv: np.ndarray) -> np.ndarray | None:
-    """``(2,)``: the objects' spacing (across, down) in whole or half floor cells (a half:
-    the floor's lattice was found at twice its tiles' pitch, maybe along one axis only), up
-    to MOST_TILES; None when it is no such spacing.
+    """``(2,)``: the objects' spacing (across, down) in floor cells, up to MOST_TILES: a
+    whole or half number of them (a half: the floor's lattice was found at twice its tiles'
+    pitch, maybe along one axis only), or the objects' own even gaps; None when it is no
+    such spacing.
 
     Along each axis, the gaps from each object to the next one on its level are
     all alike off any half number of cells (``_even_step``), or whole multiples of
