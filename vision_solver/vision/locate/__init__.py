@@ -894,8 +894,6 @@ def _objects_rather(
         and floor_round_board() is None
     ):
         return True  # an unconvincing lattice running off the image: a floor's, not a board
-    ours = objects.corners.astype(np.float32)
-    theirs = location.corners.astype(np.float32)
     if (
         (not lattice_convincing or _a_block_of(location, objects))
         and objects.confidence >= 1.0
@@ -909,8 +907,9 @@ def _objects_rather(
         # every cell (the objects alone over-reach a board whose cells they do not all fill:
         # strewn over the floor round it).
         return True
-    apart = cv2.intersectConvexConvex(ours, theirs)[0] <= 0
-    larger = cv2.contourArea(ours) > cv2.contourArea(theirs)
+    apart = not _overlapping(location, objects)
+    larger = _area(objects) > _area(location)
+    ours, theirs = objects.corners.astype(np.float32), location.corners.astype(np.float32)
     middle = np.array([shape[1] / 2.0, shape[0] / 2.0])
     nearer = np.linalg.norm(ours.mean(axis=0) - middle) < np.linalg.norm(
         theirs.mean(axis=0) - middle
