@@ -19,7 +19,8 @@ from vision_solver.vision.classify.cells import CellStack
 from vision_solver.vision.classify.lamps import lamp_features
 from vision_solver.vision.geometry import board_at
 from vision_solver.vision.grid import Grid
-from vision_solver.vision.locate import _search_board, locate_board
+from vision_solver.vision.locate import locate_board
+from vision_solver.vision.locate.plane import search_board
 from vision_solver.vision.locate.within import (
     OBJECT_PX,
     _alike_around,
@@ -62,7 +63,7 @@ def _true_grid(scene) -> Grid:
 def test_a_floor_of_look_alike_tiles_is_not_the_board(seed):
     # the search finds the floor's lattice; the board is the block of lamps set into it
     scene = _scene(seed)
-    floor = _search_board(scene.image, None)
+    floor = search_board(scene.image, None)
     assert floor.rows * floor.cols > 2 * scene.cells.size
     board = _located_as_drawn(scene)
     assert board_within(scene.image, board) is None  # the board is no floor of its own

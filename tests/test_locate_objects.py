@@ -164,17 +164,17 @@ def test_objects_in_every_cell_of_a_board_beat_a_lattice_of_some_of_them() -> No
     board the objects fill (every cell holding one), and is no convincing board: the
     objects' board is the whole, the lattice a part of it.  Objects that fill only some
     cells of their outline (strewn over the floor round the board) do not so beat it."""
-    from vision_solver.vision.locate import _objects_rather
+    from vision_solver.vision.locate.on_ground import objects_rather
 
     shape = (1080, 1440)
     objects_board = _placed([[718, 352], [883, 339], [938, 500], [700, 527]], 7, 6, 1.0, True)
     part = _placed([[715, 366], [833, 356], [860, 501], [698, 521]], 6, 4, 1.0, False)
-    assert _objects_rather(objects_board, part, False, shape, lambda: None)
+    assert objects_rather(objects_board, part, False, shape, lambda: None)
     over_reaching = dataclasses.replace(objects_board, confidence=0.78)
-    assert not _objects_rather(over_reaching, part, False, shape, lambda: None)
+    assert not objects_rather(over_reaching, part, False, shape, lambda: None)
     # a convincing lattice gives way too, its corners on the objects' grid points: a block of
     # their board (one off them places the board surer: the test below)
-    assert _objects_rather(objects_board, part, True, shape, lambda: None)
+    assert objects_rather(objects_board, part, True, shape, lambda: None)
 
 
 def test_a_lattice_that_is_a_block_of_the_objects_board_gives_way_to_it() -> None:
@@ -182,16 +182,16 @@ def test_a_lattice_that_is_a_block_of_the_objects_board_gives_way_to_it() -> Non
     it found, is a convincing board, but each of its corners lies on a grid point of the
     board the objects fill: it is a block of that board, which stands.  A lattice half a
     cell off the objects' is no block of theirs, and still places the board surer."""
-    from vision_solver.vision.locate import _a_block_of, _objects_rather
+    from vision_solver.vision.locate.on_ground import _a_block_of, objects_rather
 
     shape = (900, 1440)
     objects_board = _placed([[952, 179], [1195, 179], [1195, 260], [952, 260]], 3, 9, 1.0, True)
     block = _placed([[952, 179], [1114, 179], [1114, 261], [952, 261]], 3, 6, 1.0, False)
     assert _a_block_of(block, objects_board)
-    assert _objects_rather(objects_board, block, True, shape, lambda: None)
+    assert objects_rather(objects_board, block, True, shape, lambda: None)
     off = _placed([[965, 179], [1127, 179], [1127, 261], [965, 261]], 3, 6, 1.0, False)
     assert not _a_block_of(off, objects_board)
-    assert not _objects_rather(objects_board, off, True, shape, lambda: None)
+    assert not objects_rather(objects_board, off, True, shape, lambda: None)
     # (a larger board is no block of a smaller one)
     assert not _a_block_of(objects_board, block)
 
@@ -202,20 +202,20 @@ def test_a_floor_that_fills_the_view_gives_way_to_the_lamps_in_a_frame_on_it() -
     of the minimap's pixels, apart from the frame's lamps found whole (an object in every
     cell): the lamps stand.  Where the board set into the floor is the lamps' own, it
     stands (placed by the floor's tiles, surer than objects are)."""
-    from vision_solver.vision.locate import _objects_rather
+    from vision_solver.vision.locate.on_ground import objects_rather
 
     shape = (900, 1600)
     floor = _placed([[-14, -12], [1610, -12], [1609, 884], [-14, 884]], 16, 58, 0.96, False)
     lamps = _placed([[155, 203], [267, 204], [267, 398], [154, 398]], 7, 4, 1.0, True)
     minimap = _placed([[1469, 691], [1581, 691], [1581, 859], [1469, 859]], 3, 4, 0.96, False)
-    assert _objects_rather(lamps, floor, False, shape, lambda: minimap)
-    assert _objects_rather(lamps, floor, True, shape, lambda: minimap)
-    assert _objects_rather(lamps, floor, True, shape, lambda: None)
+    assert objects_rather(lamps, floor, False, shape, lambda: minimap)
+    assert objects_rather(lamps, floor, True, shape, lambda: minimap)
+    assert objects_rather(lamps, floor, True, shape, lambda: None)
     on_lamps = _placed([[154, 198], [266, 198], [266, 394], [154, 394]], 7, 4, 0.96, False)
-    assert not _objects_rather(lamps, floor, True, shape, lambda: on_lamps)
+    assert not objects_rather(lamps, floor, True, shape, lambda: on_lamps)
     # lamps found in only some cells of their outline are no such board
     some = dataclasses.replace(lamps, confidence=0.8)
-    assert not _objects_rather(some, floor, True, shape, lambda: minimap)
+    assert not objects_rather(some, floor, True, shape, lambda: minimap)
 
 
 def test_lamps_in_a_frame_on_a_floor_that_fills_the_view_are_read() -> None:

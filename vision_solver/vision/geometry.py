@@ -160,3 +160,9 @@ def parse_corners(text: str) -> np.ndarray:
             "bottom-right, bottom-left), e.g. --corners '120,80 520,80 520,480 120,480'"
         ) from None
     return np.array(points)
+
+
+def inside(point: np.ndarray, outline: np.ndarray) -> bool:
+    """True when ``point`` (x, y) lies inside the quadrilateral ``outline`` (4 x 2, pixels)."""
+    polygon = outline.astype(np.float32)
+    return cv2.pointPolygonTest(polygon, (float(point[0]), float(point[1])), False) >= 0
