@@ -196,6 +196,23 @@ def test_a_lattice_that_is_a_block_of_the_objects_board_gives_way_to_it() -> Non
     assert not _a_block_of(objects_board, block)
 
 
+def test_a_lattice_of_raised_chairs_off_the_floor_s_grid_is_a_block_of_their_board() -> None:
+    """3-D chairs under a tilted camera (the renderer's chairs scene 6, 10x12): a convincing
+    lattice of 4x3 of them, 10 of 12 found, lies inside the board their objects fill, its
+    rows 0.2 to 0.3 of a cell off the floor's grid points (the raised seats and backrests
+    lean toward the far side), its columns on them: a block of that board, which stands.
+    The lattice half a cell off in the test above is none."""
+    from vision_solver.vision.locate.on_ground import _a_block_of, objects_rather
+
+    shape = (768, 1366)
+    chairs = _placed([[945, 101], [1178, 105], [1209, 296], [904, 291]], 10, 12, 1.0, True)
+    some = _placed(
+        [[970.0, 199.3], [1038.8, 201.0], [1028.1, 285.6], [959.4, 284.3]], 4, 3, 0.83, False
+    )
+    assert _a_block_of(some, chairs)
+    assert objects_rather(chairs, some, True, shape, lambda: None)
+
+
 def test_a_floor_that_fills_the_view_gives_way_to_the_lamps_in_a_frame_on_it() -> None:
     """Lamps in a frame on a game's floor whose tiles meet every edge of the view: the
     floor's lattice is no board, and the board set into it (``board_within``) was a block
