@@ -15,24 +15,12 @@ from collections.abc import Callable
 import cv2
 import numpy as np
 
-from ..geometry import (
-    BoardLocation,
-    apply_homography,
-    board_at,
-    cell_size,
-    cells_off_image,
-    inside,
-)
-from .judge import (
-    convincing,
-)
+from ..geometry import BoardLocation, apply_homography, board_at, cell_size, cells_off_image, inside
+from .judge import convincing
 from .lattice import Lattice
 from .objects import object_board
 from .results import Candidate, NotFound, Trace
-from .segment import (
-    MAX_SIDE,
-    work_image,
-)
+from .segment import MAX_SIDE, work_image
 
 #: How far (cells) a board of objects may run off the image and still beat a convincing
 #: lattice (``objects_rather``).
@@ -78,11 +66,7 @@ def object_location(image: np.ndarray, trace: Trace) -> BoardLocation | None:
 
 def _central(location: BoardLocation | NotFound, shape: tuple[int, ...]) -> bool:
     """True when the board found covers the image's centre (a board sits in the view's middle)."""
-    if not location:
-        return False
-    centre = (shape[1] / 2.0, shape[0] / 2.0)
-    outline_px = location.corners.astype(np.float32)
-    return cv2.pointPolygonTest(outline_px, centre, False) >= 0
+    return bool(location) and inside(np.array([shape[1] / 2.0, shape[0] / 2.0]), location.corners)
 
 
 def objects_rather(

@@ -27,6 +27,7 @@ from ..geometry import (
     board_at,
     cell_size,
     cells_off_image,
+    inside,
     outline,
 )
 from .blobs import distinct, size_groups
@@ -285,12 +286,16 @@ def locate_as_seen(
     x0, y0, x1, y1 = rest
     if min(x1 - x0, y1 - y0) < MIN_SIDE:
         return found
-    inside = search_picture(image[y0:y1, x0:x1], None)
-    if inside and inside.confidence >= REST_FOUND and min(inside.rows, inside.cols) >= REST_SIDE:
+    rest_board = search_picture(image[y0:y1, x0:x1], None)
+    if (
+        rest_board
+        and rest_board.confidence >= REST_FOUND
+        and min(rest_board.rows, rest_board.cols) >= REST_SIDE
+    ):
         if trace is not None:
             rows, cols = found.rows, found.cols
             trace.append(Candidate(found.corners, rows, cols, float(found.confidence), "aside"))
-        return moved(inside, x0, y0)
+        return moved(rest_board, x0, y0)
     return found
 
 
@@ -540,12 +545,8 @@ def _frame_rather(
     if lattice is None or not location or not convincing(lattice):
         return True
     corners = framed.corners
-    centre = location.corners.mean(axis=0)
-    inside = cv2.pointPolygonTest(
-        corners.astype(np.float32), (float(centre[0]), float(centre[1])), False
-    )
     ratio = cell_size(corners, framed.rows, framed.cols) / cell_size(
         location.corners, location.rows, location.cols
     )
     more = framed.rows * framed.cols > location.rows * location.cols
-    return bool(inside >= 0 and more and 0.75 < ratio < 1.33)
+    return bool(inside(location.corners.mean(axis=0), corners) and more and 0.75 < ratio < 1.33)
