@@ -808,3 +808,23 @@ def test_lamps_whose_glints_turn_with_no_way_named_up_are_lights():
     tied = TurnReading(cells, np.ones((2, 2)), 1.0, offset_margin=0.0)
     clear = TurnReading(cells, np.ones((2, 2)), 1.0, offset_margin=LENIENT_VOTE)
     assert _named_clearly(tied) is None and _named_clearly(clear) is clear
+
+
+def test_glyphs_whose_colour_turns_clearly_are_arrows_though_their_tiles_pass_for_lamps():
+    """A tuning photo of a monitor showing arrows of one colour on round tiles, under moire:
+    the ink reads no turns, and the round tiles pass for lamps.  Read by the glyphs' colour,
+    the cells are one object turning from cell to cell and their votes name "up" clearly: a
+    direction board, read exactly on its true grid (it was read as lights, 32 of 48 cells
+    wrong)."""
+    from synth.photo import photo_scene
+
+    from vision_solver.vision.classify import read_cells
+    from vision_solver.vision.geometry import board_at
+
+    scene = photo_scene(2052, "monitor")
+    rows, cols = scene.cells.shape
+    location = board_at(np.asarray(scene.corners, float), rows, cols)
+    grid = Grid(rows, cols, location.homography, location.corners)
+    reading = read_cells(scene.image, grid)
+    assert reading.puzzle == "arrows"
+    assert reading.cells.tolist() == scene.cells.tolist()

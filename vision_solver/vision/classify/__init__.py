@@ -140,11 +140,17 @@ def read_cells(
                 # by the glyphs' colour and by what turns from cell to cell too, and the
                 # reading whose votes are clearest is kept.
                 turns = _clearest_turns(stack, turns, finer, grass)
-            if (
-                puzzle == "auto"
-                and not (turns is not None and turns.varied)
-                and (lamps := lamp_features(stack)) is not None
-            ):
+            lamps = None
+            if puzzle == "auto" and not (turns is not None and turns.varied):
+                lamps = lamp_features(stack)
+            if lamps is not None and turns is None:
+                # Round tiles pass for lamps too.  Where the ink reads no turns (a screen's
+                # moire over thin glyphs) but the glyphs' colour reads the cells as one object
+                # turning from cell to cell, its votes naming "up" clearly, the board is one
+                # of directions.
+                turns = _glyphs_turning(stack, finer)
+                lamps = lamps if turns is None else None
+            if lamps is not None:
                 # Objects that are their own quarter turns (lamps, buttons) point nowhere:
                 # a lights board, told by the objects' colours.  (A board whose cells the
                 # turn reader reads in several turns is none: a blocky arrow's marks
@@ -438,6 +444,16 @@ def _clearest_turns(
     ]
     varied = [plain, *(other for other in others if other is not None and other.varied)]
     return max(varied, key=lambda reading: reading.offset_margin)
+
+
+def _glyphs_turning(stack: CellStack, finer: Callable[[], np.ndarray]) -> TurnReading | None:
+    """The board read by its glyphs' colour as one object turning from cell to cell, its votes
+    naming "up" clearly (CLEAR_VOTE); else None."""
+    grid = stack.grid
+    turns = read_turns(stack.board(), grid.rows, grid.cols, by_glyph_colour=True, finer=finer)
+    if turns is None or not turns.varied or turns.offset_margin < CLEAR_VOTE:
+        return None
+    return turns
 
 
 def _read_turns_moved(stack: CellStack) -> TurnReading | None:
