@@ -819,12 +819,8 @@ def test_glyphs_whose_colour_turns_clearly_are_arrows_though_their_tiles_pass_fo
     from synth.photo import photo_scene
 
     from vision_solver.vision.classify import read_cells
-    from vision_solver.vision.geometry import board_at
 
     scene = photo_scene(2052, "monitor")
-    rows, cols = scene.cells.shape
-    location = board_at(np.asarray(scene.corners, float), rows, cols)
-    grid = Grid(rows, cols, location.homography, location.corners)
-    reading = read_cells(scene.image, grid)
+    reading = read_cells(scene.image, _true_grid(scene))
     assert reading.puzzle == "arrows"
     assert reading.cells.tolist() == scene.cells.tolist()

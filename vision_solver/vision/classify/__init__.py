@@ -130,6 +130,13 @@ def read_cells(
         def finer() -> np.ndarray:
             return stack.board(FINER_PX)
 
+        # The board read by its glyphs' colour (asked at most once).
+        by_glyph_colour = cache(
+            lambda: read_turns(
+                stack.board(), grid.rows, grid.cols, by_glyph_colour=True, finer=finer
+            )
+        )
+
         turns = None
         inked = puzzle == PuzzleKind.arrows or _inked(stack.features) or pointing()
         if inked:
@@ -148,7 +155,7 @@ def read_cells(
                 # moire over thin glyphs) but the glyphs' colour reads the cells as one object
                 # turning from cell to cell, its votes naming "up" clearly, the board is one
                 # of directions.
-                turns = _glyphs_turning(stack, finer)
+                turns = _turning_clearly(by_glyph_colour())
                 lamps = lamps if turns is None else None
             if lamps is not None:
                 # Objects that are their own quarter turns (lamps, buttons) point nowhere:
@@ -161,9 +168,7 @@ def read_cells(
                 # and small glyphs closer when their head and tail are a close call.
                 # (On a textured floor, as benches on grass stand, only a reading whose
                 # votes name "up" clearly: GLYPH_VOTE.)
-                turns = read_turns(
-                    stack.board(), grid.rows, grid.cols, by_glyph_colour=True, finer=finer
-                )
+                turns = by_glyph_colour()
                 if turns is not None and grass() and turns.offset_margin < GLYPH_VOTE:
                     turns = None
             if turns is None and not grass():
@@ -446,14 +451,12 @@ def _clearest_turns(
     return max(varied, key=lambda reading: reading.offset_margin)
 
 
-def _glyphs_turning(stack: CellStack, finer: Callable[[], np.ndarray]) -> TurnReading | None:
-    """The board read by its glyphs' colour as one object turning from cell to cell, its votes
-    naming "up" clearly (CLEAR_VOTE); else None."""
-    grid = stack.grid
-    turns = read_turns(stack.board(), grid.rows, grid.cols, by_glyph_colour=True, finer=finer)
-    if turns is None or not turns.varied or turns.offset_margin < CLEAR_VOTE:
+def _turning_clearly(reading: TurnReading | None) -> TurnReading | None:
+    """``reading`` where it sees one object turning from cell to cell and its votes name
+    "up" clearly (CLEAR_VOTE), else None."""
+    if reading is None or not reading.varied or reading.offset_margin < CLEAR_VOTE:
         return None
-    return turns
+    return reading
 
 
 def _read_turns_moved(stack: CellStack) -> TurnReading | None:
