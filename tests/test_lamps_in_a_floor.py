@@ -43,10 +43,10 @@ def _diagonal(corners: np.ndarray) -> float:
     return float(np.linalg.norm(corners[2] - corners[0]))
 
 
-def _located_as_drawn(scene):
-    """The located board, asserted of the scene's size with every corner within 1% of the
-    board's diagonal."""
-    board = locate_board(scene.image)
+def _located_as_drawn(scene, board=None):
+    """The located board (``board``, else ``locate_board``'s), asserted of the scene's size
+    with every corner within 1% of the board's diagonal."""
+    board = locate_board(scene.image) if board is None else board
     assert (board.rows, board.cols) == scene.cells.shape
     error = np.linalg.norm(board.corners - scene.corners, axis=1).max()
     assert error < 0.01 * _diagonal(scene.corners)
@@ -65,7 +65,9 @@ def test_a_floor_of_look_alike_tiles_is_not_the_board(seed):
     scene = _scene(seed)
     floor = search_board(scene.image, None)
     assert floor.rows * floor.cols > 2 * scene.cells.size
-    board = _located_as_drawn(scene)
+    within = board_within(scene.image, floor)  # as locate_board takes the search's answer
+    assert within is not None
+    board = _located_as_drawn(scene, within)
     assert board_within(scene.image, board) is None  # the board is no floor of its own
 
 

@@ -25,6 +25,28 @@ def _screen(image: np.ndarray, least: float = 0.0):
     return rectify(image, _target_plane(plane_quads(image), image.shape), least)
 
 
+def _read_watching(
+    monkeypatch: pytest.MonkeyPatch, image: np.ndarray, *steps: str, trace: list | None = None
+):
+    """``read_board(image, looks=[], trace=trace)``, and what each function ``steps`` of the
+    plane module (``locate.plane``) gave inside that read: a list a step of (the plane it
+    searched, by name, and what it gave), call by call.  A test looks at the read's own
+    steps rather than running its searches a second time."""
+    from vision_solver.vision.locate import plane
+
+    gave: dict[str, list] = {step: [] for step in steps}
+    for step in steps:
+        searched = getattr(plane, step)
+
+        def watched(*args, _searched=searched, _step=step, **kwargs):
+            answer = _searched(*args, **kwargs)
+            gave[_step].append((args[2] if len(args) > 2 else "plane", answer))
+            return answer
+
+        monkeypatch.setattr(plane, step, watched)
+    return read_board(image, looks=[], trace=trace), gave
+
+
 def _turned_quad(centre: tuple[float, float], size: tuple[float, float], degrees: float):
     """A w x h rectangle turned by ``degrees`` about ``centre`` (TL, TR, BR, BL)."""
     w, h = size
@@ -262,23 +284,22 @@ PLATFORM_SEEDS = [20]
 
 @pytest.mark.parametrize("seed", PLATFORM_SEEDS)
 def test_a_board_on_its_platform_on_a_photographed_monitor_is_found_on_the_platform(
-    seed: int,
+    seed: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from vision_solver.vision.locate.plane import _on_inner_plane, _on_plane
-
     assert is_tuning(seed)
     scene = photo_scene(seed, "monitor")
     assert scene.shows.startswith("chairs-3d")
-    screen = _screen(scene.image)
     diagonal = float(np.linalg.norm(scene.corners[2] - scene.corners[0]))
-    on_screen = _on_plane(screen, None)
+    trace: list = []
+    reading, gave = _read_watching(
+        monkeypatch, scene.image, "_on_plane", "_on_inner_plane", trace=trace
+    )
+    (_, on_screen), *_ = gave["_on_plane"]  # the screen's own search
     assert on_screen is None or on_screen.confidence < 1.0 or on_screen.framed  # not found whole
-    found = _on_inner_plane(screen, None)
+    (_, found), *_ = gave["_on_inner_plane"]
     assert (found.rows, found.cols) == scene.cells.shape
     # (the platform's board, not a lattice of sand across the screen)
     assert np.linalg.norm(found.corners - scene.corners, axis=1).mean() < 0.03 * diagonal
-    trace: list = []
-    reading = read_board(scene.image, looks=[], trace=trace)
     assert np.array_equal(reading.cells, scene.cells)
     assert np.linalg.norm(reading.grid.corners - scene.corners, axis=1).mean() < 0.015 * diagonal
     # what the search of the platform weighed is shown where it lies in the photo
@@ -297,18 +318,17 @@ PARTLY_FOUND_PLATFORM_SEEDS = [40, 264]
 
 
 @pytest.mark.parametrize("seed", PARTLY_FOUND_PLATFORM_SEEDS)
-def test_a_platform_s_board_not_found_whole_stands_for_the_screen_s(seed: int) -> None:
-    from vision_solver.vision.locate.plane import _on_inner_plane, _on_plane
-
+def test_a_platform_s_board_not_found_whole_stands_for_the_screen_s(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
     assert is_tuning(seed)
     scene = photo_scene(seed, "monitor")
-    screen = _screen(scene.image)
-    on_screen = _on_plane(screen, None)
-    on_platform = _on_inner_plane(screen, None)
+    reading, gave = _read_watching(monkeypatch, scene.image, "_on_plane", "_on_inner_plane")
+    (_, on_screen), *_ = gave["_on_plane"]  # the screen's own search
+    (_, on_platform), *_ = gave["_on_inner_plane"]
     assert (on_platform.rows, on_platform.cols) == scene.cells.shape
     assert on_screen is None or on_screen.rows * on_screen.cols < scene.cells.size
     assert on_platform.confidence < 1.0  # not every cell found: it ends no search
-    reading = read_board(scene.image, looks=[])
     assert np.array_equal(reading.cells, scene.cells)
     diagonal = float(np.linalg.norm(scene.corners[2] - scene.corners[0]))
     assert np.linalg.norm(reading.grid.corners - scene.corners, axis=1).mean() < 0.015 * diagonal
@@ -321,16 +341,15 @@ SMALL_SCREEN_SEEDS = [100, 148]
 
 
 @pytest.mark.parametrize("seed", SMALL_SCREEN_SEEDS)
-def test_a_small_screen_is_searched_enlarged(seed: int) -> None:
-    from vision_solver.vision.locate.plane import ENLARGED_PLANE, _on_plane
-
+def test_a_small_screen_is_searched_enlarged(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
     assert is_tuning(seed)
     scene = photo_scene(seed, "monitor")
-    as_taken = _on_plane(_screen(scene.image), None)
+    reading, gave = _read_watching(monkeypatch, scene.image, "_on_plane")
+    # the first search is the screen's as warped; the enlarged screen's is named so
+    (_, as_taken), *_ = gave["_on_plane"]
     assert as_taken is None or (as_taken.rows, as_taken.cols) != scene.cells.shape
-    enlarged = _on_plane(_screen(scene.image, ENLARGED_PLANE), None)
+    enlarged = next(found for name, found in gave["_on_plane"] if name == "enlarged plane")
     assert (enlarged.rows, enlarged.cols) == scene.cells.shape
-    reading = read_board(scene.image, looks=[])
     assert np.array_equal(reading.cells, scene.cells)
     diagonal = float(np.linalg.norm(scene.corners[2] - scene.corners[0]))
     assert np.linalg.norm(reading.grid.corners - scene.corners, axis=1).mean() < 0.01 * diagonal
