@@ -40,7 +40,8 @@ def _read_watching(
 
         def watched(*args, _searched=searched, _step=step, **kwargs):
             answer = _searched(*args, **kwargs)
-            gave[_step].append((args[2] if len(args) > 2 else "plane", answer))
+            name = args[2] if len(args) > 2 else kwargs.get("name", "plane")
+            gave[_step].append((name, answer))
             return answer
 
         monkeypatch.setattr(plane, step, watched)
