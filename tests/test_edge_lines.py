@@ -144,3 +144,44 @@ def test_a_photographed_board_of_merged_cells_is_read_in_the_photo() -> None:
     reading = read_board(photo, looks=[])
     assert reading.puzzle == "lights"
     assert np.array_equal(reading.cells, cells)
+
+
+def _screenshot_with_board(cells: np.ndarray, pitch: int = 48) -> np.ndarray:
+    """A sharp screenshot (1280 x 720): a board of light and dark grey cells drawn without
+    gaps or lines between them on a panel, a menu's words in the corner."""
+    image = np.zeros((720, 1280, 3), np.uint8)
+    image[:] = (85, 85, 85)
+    rows, cols = cells.shape
+    y0, x0 = 140, 300
+    cv2.rectangle(
+        image,
+        (x0 - 20, y0 - 20),
+        (x0 + cols * pitch + 19, y0 + rows * pitch + 19),
+        (115, 115, 115),
+        -1,
+    )
+    for r in range(rows):
+        for c in range(cols):
+            colour = (215, 215, 215) if cells[r, c] else (55, 55, 55)
+            image[y0 + r * pitch : y0 + (r + 1) * pitch, x0 + c * pitch : x0 + (c + 1) * pitch] = (
+                colour
+            )
+    for k, word in enumerate(("File", "Game", "Edit", "View")):
+        cv2.putText(
+            image, word, (20 + 70 * k, 40), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (230, 230, 230), 1
+        )
+    return image
+
+
+@pytest.mark.parametrize("seed", [0, 1, 8, 11])
+def test_a_screenshot_of_a_board_without_gaps_is_read_whole(seed: int) -> None:
+    # Cells of one state merge into larger regions, and the few cells left alone line up
+    # into a small lattice inside the board (or a folded one): the board counted by its
+    # edges' lines holds far more of it.  (Seeds whose lone cells made a 2x2 to 2x4 lattice
+    # before the lines were asked.)
+    rng = np.random.default_rng(seed)
+    rows, cols = (int(n) for n in rng.integers(5, 11, 2))
+    cells = rng.integers(0, 2, (rows, cols))
+    reading = read_board(_screenshot_with_board(cells), looks=[])
+    assert (reading.rows, reading.cols) == (rows, cols)
+    assert np.array_equal(reading.cells, cells)

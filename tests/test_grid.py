@@ -8,7 +8,7 @@ import pytest
 from scenes import assert_read_exactly, generic_scene, pitch
 from synth import random_scene, render_board
 
-from vision_solver.vision.geometry import board_at
+from vision_solver.vision.geometry import board_at, share_within
 from vision_solver.vision.grid import (
     Grid,
     align_cells,
@@ -237,3 +237,10 @@ def test_how_far_an_outline_reaches_past_a_polygon_is_counted_in_its_own_cells()
     short = np.array([[-5.0, -5.0], [65.0, -5.0], [65.0, 50.0], [-5.0, 50.0]])
     assert cells_past(corners, 4, 8, short) == pytest.approx(1.5)
     assert cells_past(corners * 2, 4, 8, short * 2) == pytest.approx(1.5)  # whatever the scale
+
+
+def test_share_within_measures_the_overlap_of_two_quads() -> None:
+    square = np.array([[0, 0], [10, 0], [10, 10], [0, 10]], float)
+    assert share_within(square, square * 2) == pytest.approx(1.0)
+    assert share_within(square, square + 5) == pytest.approx(0.25)
+    assert share_within(square, square + 20) == 0.0

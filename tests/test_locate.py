@@ -16,6 +16,9 @@ from synth import random_scene, render_board
 
 from vision_solver.vision.locate import locate_board
 from vision_solver.vision.locate.frames import MAX_FRAMED_CELLS, count_along
+from vision_solver.vision.locate.lattice import Lattice
+from vision_solver.vision.locate.search import _lattice_location
+from vision_solver.vision.locate.segment import Blob
 from vision_solver.vision.pipeline import read_board
 
 # --- boards of look-alike cells: lattices, tilted and gapless boards -----------------------------
@@ -256,3 +259,18 @@ def test_points_three_times_farther_apart_one_way_are_no_board_cells():
     assert stretched(lattice(250.0, 50.0))
     assert not stretched(lattice(60.0, 30.0))
     assert not stretched(lattice(40.0, 40.0))
+
+
+def test_a_lattice_that_folds_over_itself_is_no_board() -> None:
+    # A homography fitted to a few blobs along one line may send the lattice's far columns
+    # through the horizon: its outline crosses itself, which no board seen by a camera does.
+    blob = Blob(x=0.0, y=0.0, w=30, h=30, area=900, fill=1.0, source="test")
+    members = {(0, 0): blob, (1, 0): blob, (0, 1): blob}
+    folded = np.array([[30.0, 0, 100], [0, 30.0, 100], [-0.4, 0, 1]])  # horizon at u = 2.5
+    lattice = Lattice(folded, members, (0, 1), (0, 3), 1.0)
+    assert not _lattice_location(lattice, 1.0, np.zeros(2), (720, 1280, 3))
+    upright = np.array([[30.0, 0, 100], [0, 30.0, 100], [0, 0, 1]])
+    found = _lattice_location(
+        Lattice(upright, members, (0, 1), (0, 3), 1.0), 1.0, np.zeros(2), (720, 1280, 3)
+    )
+    assert found and (found.rows, found.cols) == (2, 4)

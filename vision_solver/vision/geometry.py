@@ -166,3 +166,16 @@ def inside(point: np.ndarray, outline: np.ndarray) -> bool:
     """True when ``point`` (x, y) lies inside the quadrilateral ``outline`` (4 x 2, pixels)."""
     polygon = outline.astype(np.float32)
     return cv2.pointPolygonTest(polygon, (float(point[0]), float(point[1])), False) >= 0
+
+
+def share_within(quad: np.ndarray, outline: np.ndarray) -> float:
+    """The share of the convex quadrilateral ``quad``'s area that lies inside the convex
+    ``outline`` (both 4 x 2, pixels): 1.0 for a quad wholly inside, 0.0 for one apart."""
+    area = float(quad_areas(np.asarray(quad, np.float64)[None])[0])
+    if area <= 0:
+        return 0.0
+    common, _ = cv2.intersectConvexConvex(
+        np.asarray(quad, np.float32).reshape(-1, 1, 2),
+        np.asarray(outline, np.float32).reshape(-1, 1, 2),
+    )
+    return float(common) / area

@@ -21,6 +21,7 @@ from ..geometry import (
     cells_past,
     inside,
     quad_areas,
+    share_within,
 )
 from .edgelines import lined_board
 from .results import Candidate, NotFound, Trace
@@ -44,6 +45,11 @@ INNER_PLANE_SHARE, INNER_PLANE_EDGE, INNER_PLANE_MOST = 0.02, 0.08, 0.6
 #: A plane warped square-on whose longer side is under this many pixels, and that shows no
 #: whole board, is searched again enlarged to it.
 ENLARGED_PLANE = 1600
+
+
+#: A plane with at least this share of its area inside the board found in the picture as it
+#: stands is a region of that board's cells (merged by their colour), not a screen it lies off.
+PLANE_WITHIN = 0.5
 
 
 #: A board found on a plane reaching more than this many of its cells past the plane's
@@ -75,6 +81,8 @@ def search_board(image: np.ndarray, trace: Trace) -> BoardLocation | NotFound:
     if image.ndim != 3 or image.shape[2] != 3:
         return NotFound(f"expected an H x W x 3 colour image, not shape {image.shape}")
     found = locate_as_seen(image, trace) if looks_rendered(image) else None
+    if found is not None and not _square_and_whole(found):
+        found = _lined_rather(image, found, trace)
     if found is not None and _square_and_whole(found):
         return found  # a board square to the picture, every cell found: a screenshot's
     quad = _target_plane(plane_quads(image), image.shape)
@@ -128,6 +136,41 @@ def search_board(image: np.ndarray, trace: Trace) -> BoardLocation | NotFound:
     ):
         return on_plane
     return found
+
+
+def _lined_rather(
+    image: np.ndarray, found: BoardLocation | NotFound, trace: Trace
+) -> BoardLocation | NotFound:
+    """The board a screenshot shows, where the search as it stands (``found``) found none
+    whole: the board counted by the lines of its cells' edges (``edgelines``) when it holds
+    more cells found than ``found`` and is more than ``found`` and a line round it, else
+    ``found``.
+
+    A board of two flat colours without gaps between its cells merges each state's cells into
+    larger regions; the few cells left alone make a lattice of a part of it, or of nothing
+    (a menu's words).  Every edge of such a board still lies on one of its grid lines, which
+    a screenshot shows upright and level.  A lattice found that the lined board holds but
+    for a line each way is kept: a line more round it may be the page's (a title's row of the
+    page's colour over a board whose lit cells are that colour), which the grid stage's
+    ``outer_lines`` decides by the line's cells.
+    """
+    lined = lined_board(image)
+    if lined is None:
+        return found
+    if trace is not None:
+        trace.append(
+            Candidate(lined.corners, lined.rows, lined.cols, float(lined.confidence), "lines")
+        )
+    if found and (
+        _cells_found(lined) <= _cells_found(found)
+        or (
+            inside(found.corners.mean(axis=0), lined.corners)
+            and lined.rows <= found.rows + 1
+            and lined.cols <= found.cols + 1
+        )
+    ):
+        return found
+    return lined
 
 
 def _enlarged_rather(enlarged: BoardLocation, on_plane: BoardLocation | None) -> bool:
@@ -215,7 +258,10 @@ def _plane_rather(
         # is a part of it (the plane found was a mat, a shadow across the toy).
         return False
     if not inside(found.corners.mean(axis=0), quad):
-        return True
+        # The board found lies off the plane (a keyboard, a picture on the wall), unless the
+        # plane lies mostly within it: then the plane is a region of its cells merged (light
+        # tiles on a light page), not a screen.
+        return share_within(quad, found.corners) < PLANE_WITHIN
     if whole and on_plane.framed:
         # Every cell of a board found on the plane, against an outline the plane's search
         # placed by a frame or by objects, whose cells it did not find.

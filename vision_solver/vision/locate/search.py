@@ -27,6 +27,7 @@ from ..geometry import (
     board_at,
     cell_size,
     cells_off_image,
+    clockwise_convex,
     inside,
     outline,
 )
@@ -450,6 +451,10 @@ def _lattice_location(
         # A game's command card, a colour picker: a lattice of icons, each of its own colour,
         # where a board's cells repeat a few states.
         return NotFound(f"the only grid found ({rows}x{cols}) has a colour of its own in each cell")
+    if not (clockwise_convex(corners) or clockwise_convex(corners[::-1])):
+        # A lattice fitted to a few blobs lined up along one line (the lone cells of a board
+        # without gaps) may fold over itself: a projective image of a board never does.
+        return NotFound(f"the only grid found ({rows}x{cols}) folds over itself")
     cover = len(best.members) / (rows * cols)
     return BoardLocation(corners, homography, rows, cols, float(min(1.0, cover)))
 
