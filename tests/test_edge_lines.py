@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from synth.wild import wild_scene
 
 from vision_solver.vision.locate import locate_board
 from vision_solver.vision.locate.edgelines import lined_board
@@ -185,3 +186,14 @@ def test_a_screenshot_of_a_board_without_gaps_is_read_whole(seed: int) -> None:
     reading = read_board(_screenshot_with_board(cells), looks=[])
     assert (reading.rows, reading.cols) == (rows, cols)
     assert np.array_equal(reading.cells, cells)
+
+
+@pytest.mark.parametrize("seed", [2100, 2152])
+def test_markers_in_cells_and_the_page_round_a_board_do_not_recount_it(seed: int) -> None:
+    # A black-and-white board found as it stands, a few of its cells unfound (their dot
+    # markers): the lines of its edges also count the markers' edges (a lattice of half cells,
+    # 2152) or a line of the page each side (2100), and the board found is kept.
+    scene = wild_scene(seed, "bw-grid-dots")
+    reading = read_board(scene.image, looks=[])
+    assert (reading.rows, reading.cols) == scene.cells.shape
+    assert np.array_equal(reading.cells, scene.cells)

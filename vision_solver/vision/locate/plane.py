@@ -17,6 +17,7 @@ import numpy as np
 from ..geometry import (
     BoardLocation,
     apply_homography,
+    cell_size,
     cells_off_image,
     cells_past,
     inside,
@@ -45,6 +46,11 @@ INNER_PLANE_SHARE, INNER_PLANE_EDGE, INNER_PLANE_MOST = 0.02, 0.08, 0.6
 #: A plane warped square-on whose longer side is under this many pixels, and that shows no
 #: whole board, is searched again enlarged to it.
 ENLARGED_PLANE = 1600
+
+
+#: A board counted by its edges' lines grows the lattice found as seen when their cells' sizes
+#: differ by no more than this share.
+SAME_PITCH = 0.15
 
 
 #: A plane with at least this share of its area inside the board found in the picture as it
@@ -143,15 +149,15 @@ def _lined_rather(
 ) -> BoardLocation | NotFound:
     """The board a screenshot shows, where the search as it stands (``found``) found none
     whole: the board counted by the lines of its cells' edges (``edgelines``) when it holds
-    more cells found than ``found`` and is more than ``found`` and a line round it, else
-    ``found``.
+    more cells found than ``found`` and lies apart from it or grows its lattice by more than
+    a line each side (``_grown_from``), else ``found``.
 
     A board of two flat colours without gaps between its cells merges each state's cells into
     larger regions; the few cells left alone make a lattice of a part of it, or of nothing
     (a menu's words).  Every edge of such a board still lies on one of its grid lines, which
     a screenshot shows upright and level.  A lattice found that the lined board holds but
-    for a line each way is kept: a line more round it may be the page's (a title's row of the
-    page's colour over a board whose lit cells are that colour), which the grid stage's
+    for a line each side is kept: a line more round it may be the page's (a title's row of
+    the page's colour over a board whose lit cells are that colour), which the grid stage's
     ``outer_lines`` decides by the line's cells.
     """
     lined = lined_board(image)
@@ -161,16 +167,27 @@ def _lined_rather(
         trace.append(
             Candidate(lined.corners, lined.rows, lined.cols, float(lined.confidence), "lines")
         )
-    if found and (
-        _cells_found(lined) <= _cells_found(found)
-        or (
-            inside(found.corners.mean(axis=0), lined.corners)
-            and lined.rows <= found.rows + 1
-            and lined.cols <= found.cols + 1
-        )
+    if not found or (
+        _cells_found(lined) > _cells_found(found)
+        and (not inside(found.corners.mean(axis=0), lined.corners) or _grown_from(found, lined))
     ):
-        return found
-    return lined
+        return lined
+    return found
+
+
+def _grown_from(found: BoardLocation, lined: BoardLocation) -> bool:
+    """True when ``lined`` is more of the board than ``found``, a lattice inside it: ``found``
+    of at most two rows or columns (a few lone cells lined up, often at a multiple of the
+    cells' pitch), or ``found``'s lattice (cells of its size, within SAME_PITCH) grown by more
+    than a line each side along an axis.  Not a finer lattice over ``found`` (markers' edges
+    inside its cells), nor ``found`` with a line of the page each side."""
+    if min(found.rows, found.cols) <= 2:
+        return True
+    found_pitch = cell_size(found.corners, found.rows, found.cols)
+    lined_pitch = cell_size(lined.corners, lined.rows, lined.cols)
+    return abs(lined_pitch - found_pitch) <= SAME_PITCH * found_pitch and (
+        lined.rows > found.rows + 2 or lined.cols > found.cols + 2
+    )
 
 
 def _enlarged_rather(enlarged: BoardLocation, on_plane: BoardLocation | None) -> bool:
