@@ -326,3 +326,13 @@ def test_a_line_of_lamps_the_search_left_out_is_taken_in(seed):
     scene = _scene(seed)
     reading = read_board(scene.image, looks=[])
     assert reading.cells.tolist() == scene.cells.tolist()
+
+
+def test_square_lamps_in_cells_that_cut_the_floor_tiles_are_no_direction_board():
+    # Each cell holds a square lamp and the corners of four floor tiles of random shades: the
+    # shades match some turn of every other cell's, but the lamp, its own quarter turn, shows
+    # no turn (its silhouette matches itself in all four).
+    scene = _scene(2164)
+    reading = read_board(scene.image, looks=[])
+    assert reading.puzzle == "lights"
+    assert np.array_equal(reading.cells, scene.cells)
