@@ -182,6 +182,21 @@ def test_a_lattice_running_past_the_picture_is_no_board_found_whole_around_the_p
     assert not _plane_rather(on_plane, within, quad, shape)
 
 
+def test_a_plane_lying_within_the_board_found_is_a_part_of_it_not_a_screen():
+    """A screenshot's light tiles merged with its light page into a quad (taken for a plane
+    seen at an angle) over part of the board: the board found as it stands, half its cells
+    found, its centre off that quad, is kept; were the quad beside it, the plane's would win."""
+    from vision_solver.vision.locate.plane import _plane_rather
+
+    shape = (1080, 1920)
+    board = _placed([[528, 322], [1635, 322], [1635, 919], [528, 919]], 7, 13, 0.5, False)
+    on_plane = _placed([[529, 584], [713, 581], [767, 754], [531, 756]], 2, 2, 1.0, True)
+    within = np.array([[529.0, 328.0], [772.0, 322.0], [1204.0, 916.0], [538.0, 919.0]])
+    assert not _plane_rather(on_plane, board, within, shape)
+    beside = within - [500.0, 0.0]
+    assert _plane_rather(on_plane, board, beside, shape)
+
+
 def test_a_board_found_whole_on_the_plane_beats_an_outline_placed_by_a_frame():
     """On the plane, a board every cell of which was found is kept over an outline the plane's
     search placed by a frame (whose cells it did not find); one found less surely is not."""

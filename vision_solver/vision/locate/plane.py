@@ -276,9 +276,13 @@ def _plane_rather(
         return False
     if not inside(found.corners.mean(axis=0), quad):
         # The board found lies off the plane (a keyboard, a picture on the wall), unless the
-        # plane lies mostly within it: then the plane is a region of its cells merged (light
-        # tiles on a light page), not a screen.
-        return share_within(quad, found.corners) < PLANE_WITHIN
+        # plane lies mostly within it and it within the picture: then the plane is a region
+        # of its cells merged (light tiles on a light page), not a screen.  (A lattice that a
+        # texture makes up over the whole picture runs past its edges.)
+        within_picture = (
+            cells_off_image(found.corners, found.rows, found.cols, shape) <= WHOLE_PAST_EDGE
+        )
+        return not within_picture or share_within(quad, found.corners) < PLANE_WITHIN
     if whole and on_plane.framed:
         # Every cell of a board found on the plane, against an outline the plane's search
         # placed by a frame or by objects, whose cells it did not find.
