@@ -283,13 +283,7 @@ def _read_generic(
         # capture) may still fall into two groups by lightness alone.
         brighter = _split_by_lightness(raw[:, 0])
         if brighter is None:
-            # One state only: lit if the board is colourful (and glows, when
-            # that can be asked), dark otherwise.
-            lit = bool(chroma(raw[:, :3]).mean() > COLOURFUL_BOARD)
-            lit = lit and (glows is None or glows())
-            return LightsReading(
-                np.full((rows, cols), int(lit)), np.full((rows, cols), 0.6), "one-state"
-            )
+            return _one_state(raw, rows, cols, glows)
         first = ~brighter
     rest = points[~first]
     second_core = _mode_cluster(rest, radius=STATE_RADIUS)
@@ -313,7 +307,21 @@ def _read_generic(
         labels = (~first).astype(np.int64)
         spread = np.linalg.norm(points - points[first].mean(axis=0), axis=1)
         confidence = np.clip(np.abs(spread - SPREAD_DOUBT) / SPREAD_DOUBT, 0, 1)
+    if labels.min() == labels.max():
+        # Every cell went to one of the two looks (the other's few cells far from both, taken
+        # for a cursor's): one state after all.
+        return _one_state(raw, rows, cols, glows)
     return _named(raw, labels, confidence, rows, cols, rims, halos, surround)
+
+
+def _one_state(
+    raw: np.ndarray, rows: int, cols: int, glows: Callable[[], bool] | None
+) -> LightsReading:
+    """The reading of a board whose cells ([L, a, b, ink] rows) all look alike: lit if the
+    board is colourful (and glows, when that can be asked), dark otherwise."""
+    lit = bool(chroma(raw[:, :3]).mean() > COLOURFUL_BOARD)
+    lit = lit and (glows is None or glows())
+    return LightsReading(np.full((rows, cols), int(lit)), np.full((rows, cols), 0.6), "one-state")
 
 
 def _named(
