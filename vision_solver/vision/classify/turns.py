@@ -527,9 +527,7 @@ def _shapes_turn(maps: np.ndarray) -> bool:
     """
     silhouettes = np.empty_like(maps)
     for cell, shape in zip(maps, silhouettes, strict=True):
-        scaled = cv2.normalize(cell, None, 0, 255, cv2.NORM_MINMAX).astype(np.uint8)
-        _, mask = cv2.threshold(scaled, 0, 100, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-        shape[:] = mask
+        shape[:] = 100 * _above_otsu(cell)
     template, _, scores = _align(silhouettes)
     if template is None:
         return True
@@ -700,11 +698,16 @@ def _tip(box: np.ndarray) -> bool | None:
 
 def _ink_mask(cell: np.ndarray) -> np.ndarray | None:
     """The ink of a map (0/1): its largest component above Otsu's threshold, in the middle."""
-    middle = _centre(cell)
-    scaled = cv2.normalize(middle, None, 0, 255, cv2.NORM_MINMAX).astype(np.uint8)
-    _, mask = cv2.threshold(scaled, 0, 1, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    mask = _above_otsu(_centre(cell))
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     if count < 2:
         return None
     largest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
     return (labels == largest).astype(np.uint8)
+
+
+def _above_otsu(cell: np.ndarray) -> np.ndarray:
+    """A map's pixels above Otsu's threshold of it (its range stretched to 0..255), 0/1."""
+    scaled = cv2.normalize(cell, None, 0, 255, cv2.NORM_MINMAX).astype(np.uint8)
+    _, mask = cv2.threshold(scaled, 0, 1, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    return mask
