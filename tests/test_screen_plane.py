@@ -182,6 +182,31 @@ def test_a_lattice_running_past_the_picture_is_no_board_found_whole_around_the_p
     assert not _plane_rather(on_plane, within, quad, shape)
 
 
+def test_a_photographed_page_s_own_grid_is_no_board_though_the_wall_is_the_commonest_colour():
+    """A 12 MP photo of a game whose dark page carries a faint grid of its own, beside the
+    board.  The picture's commonest colour is the wall's, so the search of the photo as it
+    stands took the page's grid, more cells found than on the screen, for the board (25x15
+    for 8x7).  The page colour of the screen the photo is aimed at marks that grid too."""
+    scene = photo_scene(2112, "monitor")  # a tuning photo
+    reading = read_board(scene.image, looks=[])
+    assert reading.cells.tolist() == scene.cells.tolist()
+    diagonal = np.linalg.norm(scene.corners[0] - scene.corners[2])
+    assert np.linalg.norm(reading.grid.corners - scene.corners, axis=1).max() < 0.025 * diagonal
+
+
+def test_a_lattice_found_whole_but_larger_than_the_picture_is_no_screenshot_s_board():
+    """A lattice of two by two faint squares fitted over a whole photo counts every cell
+    found and lies square to the picture, yet its cells reach far past the picture's edges:
+    no screenshot's board, and no end to the search.  The same cells within it are one."""
+    from vision_solver.vision.locate.plane import _square_and_whole
+
+    shape = (1280, 960)
+    past = _placed([[-379, -451], [1574, -453], [1573, 1975], [-380, 1977]], 2, 2, 1.0, False)
+    assert not _square_and_whole(past, shape)
+    within = _placed([[100, 100], [700, 100], [700, 700], [100, 700]], 2, 2, 1.0, False)
+    assert _square_and_whole(within, shape)
+
+
 def test_a_plane_lying_within_the_board_found_is_a_part_of_it_not_a_screen():
     """A screenshot's light tiles merged with its light page into a quad (taken for a plane
     seen at an angle) over part of the board: the board found as it stands, half its cells

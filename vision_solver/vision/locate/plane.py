@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 
+import cv2
 import numpy as np
 
 from ..geometry import (
@@ -28,6 +29,7 @@ from .edgelines import lined_board
 from .results import Candidate, NotFound, Trace
 from .screen import PLANE_TILT, Rectified, looks_rendered, plane_quads, rectify
 from .search import locate_as_seen, search_picture, search_stages
+from .segment import COARSE_SIDE, commonest_colour, work_image
 from .target import rest_of_picture, tilted
 
 #: A board found whole in the photo as it stands reaches no further past the picture's
@@ -87,14 +89,16 @@ def search_board(image: np.ndarray, trace: Trace) -> BoardLocation | NotFound:
     if image.ndim != 3 or image.shape[2] != 3:
         return NotFound(f"expected an H x W x 3 colour image, not shape {image.shape}")
     found = locate_as_seen(image, trace) if looks_rendered(image) else None
-    if found is not None and not _square_and_whole(found):
+    if found is not None and not _square_and_whole(found, image.shape):
         found = _lined_rather(image, found, trace)
-    if found is not None and _square_and_whole(found):
+    if found is not None and _square_and_whole(found, image.shape):
         return found  # a board square to the picture, every cell found: a screenshot's
     quad = _target_plane(plane_quads(image), image.shape)
     on_plane = None
+    screen_page = None  # the page colour of the screen the photo is aimed at
     if quad is not None and tilted(quad, PLANE_TILT):
         plane = rectify(image, quad)
+        screen_page = _page_of(plane)
         on_plane = _on_plane(plane, trace)
         if on_plane is not None and _every_cell_found(on_plane):
             # Every cell of a board on the plane found.  (An outline placed by a
@@ -121,7 +125,7 @@ def search_board(image: np.ndarray, trace: Trace) -> BoardLocation | NotFound:
             if enlarged is not None and _enlarged_rather(enlarged, on_plane):
                 on_plane = enlarged
     if found is None:
-        begun = search_stages(image, trace)
+        begun = search_stages(image, trace, screen_page)
         if on_plane is not None and quad is not None:
             first_look = next(begun)
             if (
@@ -133,7 +137,7 @@ def search_board(image: np.ndarray, trace: Trace) -> BoardLocation | NotFound:
                 # one, where the plane's was placed by its frame alone).
                 return on_plane
         found = locate_as_seen(image, trace, begun)
-        if _square_and_whole(found):
+        if _square_and_whole(found, image.shape):
             return found
     if (
         on_plane is not None
@@ -190,6 +194,12 @@ def _grown_from(found: BoardLocation, lined: BoardLocation) -> bool:
     )
 
 
+def _page_of(plane: Rectified) -> np.ndarray:
+    """The commonest colour of a plane warped square-on (8-bit Lab): a screen's page."""
+    work, _ = work_image(plane.image, COARSE_SIDE)
+    return commonest_colour(cv2.cvtColor(work, cv2.COLOR_BGR2LAB))
+
+
 def _enlarged_rather(enlarged: BoardLocation, on_plane: BoardLocation | None) -> bool:
     """True when the board found on the plane enlarged stands for the one found on the plane
     as warped (``on_plane``, perhaps None): found more surely, or more of its cells found (a
@@ -231,9 +241,16 @@ def _every_cell_found(found: BoardLocation | NotFound) -> bool:
     )
 
 
-def _square_and_whole(found: BoardLocation | NotFound) -> bool:
-    """True for a board found square to the picture with every cell in place (a screenshot's)."""
-    return bool(found) and found.confidence >= 1.0 and not tilted(found.corners)
+def _square_and_whole(found: BoardLocation | NotFound, shape: tuple[int, ...]) -> bool:
+    """True for a board found square to the picture with every cell in place (a screenshot's),
+    within the picture of ``shape``: a lattice of a few cells each larger than the picture (a
+    page's faint squares fitted over a photo) is none."""
+    return (
+        bool(found)
+        and found.confidence >= 1.0
+        and not tilted(found.corners)
+        and cells_off_image(found.corners, found.rows, found.cols, shape) <= WHOLE_PAST_EDGE
+    )
 
 
 def _target_plane(quads: list[np.ndarray], shape: tuple[int, ...]) -> np.ndarray | None:

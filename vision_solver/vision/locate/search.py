@@ -121,6 +121,7 @@ def _best_lattice(
     work: np.ndarray,
     framed: Callable[[Lattice | None], BoardLocation | None] | None = None,
     record: Callable[[Lattice, str], None] | None = None,
+    screen_page: np.ndarray | None = None,
 ) -> _Search:
     """The most convincing lattice of cells in a work image.
 
@@ -131,7 +132,9 @@ def _best_lattice(
     none, or at once in an image with hardly anything flat, ``framed``
     (given the lattice so far) is asked for a board in a frame: the one it
     gives ends the search.  ``record`` is told every lattice a stage weighs
-    (and the stage); it changes nothing.
+    (and the stage); it changes nothing.  ``screen_page``: the commonest colour
+    (8-bit Lab) of a screen found in a photo, whose own grid is the page's as
+    well: in a photo the commonest colour is often the wall's or the desk's.
     """
     blobs: list[Blob] = []
     best = None
@@ -154,7 +157,12 @@ def _best_lattice(
         blobs = distinct(blobs + found)
         pool = Pool(blobs)
         lattices = [lat for lat in (lattice_from(g, pool) for g in size_groups(blobs)) if lat]
-        patterned = [lat for lat in lattices if page_pattern(lat, lab, page)]
+        patterned = [
+            lat
+            for lat in lattices
+            if page_pattern(lat, lab, page)
+            or (screen_page is not None and page_pattern(lat, lab, on_scale(screen_page)))
+        ]
         lattices = [lat for lat in lattices if not any(lat is p for p in patterned)]
         if patterned and not textured:
             # The page's own grid is no board, and its squares are no cells of
@@ -311,9 +319,12 @@ def _finish(stages: Iterator[BoardLocation | NotFound]) -> BoardLocation | NotFo
     return looks[-1] if looks else NotFound("no search ran")
 
 
-def search_stages(image: np.ndarray, trace: Trace) -> Iterator[BoardLocation | NotFound]:
+def search_stages(
+    image: np.ndarray, trace: Trace, screen_page: np.ndarray | None = None
+) -> Iterator[BoardLocation | NotFound]:
     """The search of ``search_picture`` in two steps: it yields the coarse pass's board first (a
-    first look, at a fraction of the cost), then the answer (always two)."""
+    first look, at a fraction of the cost), then the answer (always two).  ``screen_page``:
+    the page colour of a screen found in the photo (``_best_lattice``)."""
     # Coarse first (fast).  When that finds nothing convincing (tiny cells, a
     # tiny or gappy board), look again at full detail: first around what the
     # coarse pass found, then over the whole image; keep what holds more cells.
@@ -355,6 +366,7 @@ def search_stages(image: np.ndarray, trace: Trace) -> Iterator[BoardLocation | N
         work,
         lambda lattice: in_frame(work, scale, offset, lattice),
         recorder(scale, offset, "coarse"),
+        screen_page,
     )
     if coarse.framed is not None:
         yield coarse.framed  # the first look ...
@@ -386,7 +398,7 @@ def search_stages(image: np.ndarray, trace: Trace) -> Iterator[BoardLocation | N
                     yield found
                     return
             fine = _best_lattice(
-                fine_work, record=recorder(fine_scale, fine_offset, "fine")
+                fine_work, record=recorder(fine_scale, fine_offset, "fine"), screen_page=screen_page
             ).lattice
             if fine is not None and (
                 best is None
