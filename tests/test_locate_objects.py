@@ -41,6 +41,12 @@ def test_benches_on_grass_are_located_not_the_hud_command_card(seed: int) -> Non
     _assert_located_as_drawn("benches-grass", seed)  # the card is 3x4
 
 
+def test_benches_on_grass_blurred_smooth_are_looked_for_when_the_only_lattice_is_the_card():
+    """The grass blurred smooth is no textured ground, so nothing asked for objects on it; the
+    only lattice found was the command card, no board (each square its own colour)."""
+    _assert_located_as_drawn("benches-grass", 116)
+
+
 @pytest.mark.parametrize("seed", [20, 64])
 def test_chairs_under_a_tilted_camera_are_located_far_rows_included(seed: int) -> None:
     _assert_located_as_drawn("chairs-3d", seed)

@@ -45,7 +45,11 @@ def objects_to_look_for(
     """Whether the search looks for a board of objects on a ground too: the picture is
     ``textured`` (benches on grass make no lattice of look-alikes) and its ``lattice``
     (placed at ``location``) is not a convincing board over the view's centre (it may be a
-    panel beside the view: a game's HUD)."""
+    panel beside the view: a game's HUD); or the lattice is no board at all (``location``
+    NotFound: a command card's squares, each of its own colour, beside benches on a ground
+    blurred smooth)."""
+    if not location:
+        return True
     return textured and not (convincing(lattice) and _central(location, shape))
 
 
