@@ -117,6 +117,7 @@ def test_a_border_of_bricks_is_not_the_board_it_frames(seed: int) -> None:
     # the bricks were weighed and named as a border's for --debug-dir
     bricks = [c for c in trace if "border" in c.source]
     assert bricks and max(max(c.rows, c.cols) for c in bricks) >= 2 * max(scene.cells.shape)
+    assert all(c.aside for c in bricks)  # set aside as no board, whatever their score
 
 
 def _lattice(rows: int, cols: int, at: tuple[float, float], step: float) -> Lattice:

@@ -99,7 +99,8 @@ def search_board(image: np.ndarray, trace: Trace) -> BoardLocation | NotFound:
     if quad is not None and tilted(quad, PLANE_TILT):
         plane = rectify(image, quad)
         screen_page = _page_of(plane)
-        on_plane = _on_plane(plane, trace)
+        set_aside: list[Candidate] = []  # lattices the plane's search judged no board
+        on_plane = _on_plane(plane, trace, aside=set_aside)
         if on_plane is not None and _every_cell_found(on_plane):
             # Every cell of a board on the plane found.  (An outline placed by a
             # frame or by objects counts no cells: the photo is searched too.)
@@ -122,7 +123,7 @@ def search_board(image: np.ndarray, trace: Trace) -> BoardLocation | NotFound:
             # A small plane's cells may be too few pixels across for the segmentations
             # (their edges blurred over most of a cell): the plane enlarged is searched too.
             enlarged = _on_plane(rectify(image, quad, ENLARGED_PLANE), trace, "enlarged plane")
-            if enlarged is not None and _enlarged_rather(enlarged, on_plane):
+            if enlarged is not None and _enlarged_rather(enlarged, on_plane, set_aside):
                 on_plane = enlarged
     if found is None:
         begun = search_stages(image, trace, screen_page)
@@ -200,17 +201,36 @@ def _page_of(plane: Rectified) -> np.ndarray:
     return commonest_colour(cv2.cvtColor(work, cv2.COLOR_BGR2LAB))
 
 
-def _enlarged_rather(enlarged: BoardLocation, on_plane: BoardLocation | None) -> bool:
+def _enlarged_rather(
+    enlarged: BoardLocation, on_plane: BoardLocation | None, aside: list[Candidate]
+) -> bool:
     """True when the board found on the plane enlarged stands for the one found on the plane
     as warped (``on_plane``, perhaps None): found more surely, or more of its cells found (a
     board of 15x4 small cells found in part, not a 3x2 lattice of the page found surely).
     An outline placed by a frame counts none: noise enlarged makes specks that a frame's
-    count may take for objects."""
+    count may take for objects.  Nor does a lattice that the search of the plane as warped
+    set ``aside`` as no board (a border's bricks, beside the board it frames there: the
+    search enlarged may not find that board to judge the strip by)."""
+    if any(_same_place(enlarged, other) for other in aside):
+        return False
     return not enlarged.framed and (
         on_plane is None
         or enlarged.confidence > on_plane.confidence
         or _cells_found(enlarged) > _cells_found(on_plane)
     )
+
+
+#: Two lattices are one where they have the same shape and every corner lies within this
+#: share of a cell of the other's.
+SAME_PLACE = 0.25
+
+
+def _same_place(found: BoardLocation, candidate: Candidate) -> bool:
+    """Whether a board found and a candidate weighed are one lattice (SAME_PLACE)."""
+    if (found.rows, found.cols) != (candidate.rows, candidate.cols):
+        return False
+    reach = SAME_PLACE * cell_size(found.corners, found.rows, found.cols)
+    return bool(np.linalg.norm(found.corners - candidate.corners, axis=1).max() <= reach)
 
 
 def _more_lines_on_plane(
@@ -322,12 +342,22 @@ def _cells_found(found: BoardLocation) -> float:
     return found.rows * found.cols * found.confidence
 
 
-def _on_plane(plane: Rectified, trace: Trace, name: str = "plane") -> BoardLocation | None:
+def _on_plane(
+    plane: Rectified,
+    trace: Trace,
+    name: str = "plane",
+    aside: list[Candidate] | None = None,
+) -> BoardLocation | None:
     """The board found on a plane seen at an angle (a monitor's screen, a toy's case:
     ``screen``) warped square-on, in the photo's pixels; None when there is none.  What the
-    search weighed goes to ``trace`` where it lies in the photo."""
-    seen: list[Candidate] | None = [] if trace is not None else None
+    search weighed goes to ``trace`` where it lies in the photo; what it set aside as no
+    board (``Candidate.aside``) to ``aside`` too."""
+    seen: list[Candidate] | None = [] if trace is not None or aside is not None else None
     found = search_picture(plane.image, seen)
+    if aside is not None and seen:
+        placed: list[Candidate] = []
+        _trace_in_photo(plane, [candidate for candidate in seen if candidate.aside], placed, name)
+        aside.extend(placed)
     _trace_in_photo(plane, seen, trace, name)
     if not found or cells_past(found.corners, found.rows, found.cols, plane.outline) > PAST_PLANE:
         return None  # a board on the plane lies on it

@@ -26,7 +26,9 @@ class Candidate:
     For ``--debug-dir``: ``corners`` (TL, TR, BR, BL, image pixels) of its
     ``rows`` x ``cols`` cells, its ``score`` (the lattice's; a framed board's
     share of cells found) and where it came from (``source``: the pass,
-    ``coarse`` or ``fine``, and the stage, or ``frame``).
+    ``coarse`` or ``fine``, and the stage, or ``frame``).  ``aside``: the search
+    judged it no board (a floor's tiles, a minimap's mosaic, a border's bricks, a
+    palette of icons), whatever its score.
     """
 
     corners: np.ndarray
@@ -34,6 +36,7 @@ class Candidate:
     cols: int
     score: float
     source: str
+    aside: bool = False
 
 
 #: Where the search reports the candidates it weighed: a list to append to, or None (no report).

@@ -120,7 +120,7 @@ class _Search:
 def _best_lattice(
     work: np.ndarray,
     framed: Callable[[Lattice | None], BoardLocation | None] | None = None,
-    record: Callable[[Lattice, str], None] | None = None,
+    record: Callable[..., None] | None = None,
     screen_page: np.ndarray | None = None,
 ) -> _Search:
     """The most convincing lattice of cells in a work image.
@@ -190,9 +190,9 @@ def _best_lattice(
             for lat in lattices:
                 record(lat, f"stage {stage}")
             for lat in floors:
-                record(lat, f"stage {stage}, a floor's tiles")
+                record(lat, f"stage {stage}, a floor's tiles", aside=True)
             for lat in mosaics:
-                record(lat, f"stage {stage}, a mosaic")
+                record(lat, f"stage {stage}, a mosaic", aside=True)
         if best is not None:
             # More blobs may regroup the cells of an earlier stage's board.
             lattices.append(best)
@@ -201,7 +201,7 @@ def _best_lattice(
         strips = [lat for lat in lattices if frame_strip(lat, lattices, lab)]
         if record is not None:
             for lat in strips:
-                record(lat, f"stage {stage}, a border's bricks")
+                record(lat, f"stage {stage}, a border's bricks", aside=True)
         lattices = [lat for lat in lattices if all(lat is not strip for strip in strips)]
         # A lattice of cells beats one of dust, however many specks line up on the
         # dust's wide lattice (a noisy photo makes countless of them).
@@ -222,7 +222,7 @@ def _best_lattice(
             best.finer = finer_hidden(best, blobs)
             best.palette = palette(best, lab)
             if best.palette and record is not None:
-                record(best, f"stage {stage}, a palette")
+                record(best, f"stage {stage}, a palette", aside=True)
         if (
             stage < EARLY_STAGES
             and complete_and_solid(best, lab)
@@ -331,17 +331,17 @@ def search_stages(
     work, scale = work_image(image, COARSE_SIDE)
     offset = np.zeros(2)
 
-    def recorder(
-        at_scale: float, at: np.ndarray, name: str
-    ) -> Callable[[Lattice, str], None] | None:
+    def recorder(at_scale: float, at: np.ndarray, name: str) -> Callable[..., None] | None:
         if trace is None:
             return None
 
-        def record(lattice: Lattice, stage: str) -> None:
+        def record(lattice: Lattice, stage: str, aside: bool = False) -> None:
             homography = _image_homography(lattice, at_scale, at)
             rows, cols = lattice.shape
             corners = apply_homography(homography, outline(rows, cols))
-            trace.append(Candidate(corners, rows, cols, float(lattice.score), f"{name} {stage}"))
+            trace.append(
+                Candidate(corners, rows, cols, float(lattice.score), f"{name} {stage}", aside)
+            )
 
         return record
 
@@ -429,6 +429,8 @@ def search_stages(
     location = _lattice_location(best, scale, offset, image.shape)
     if objects_to_look_for(coarse.textured, best, location, image.shape):
         objects = object_location(image, trace)
+        if objects is not None and _on_palette(objects, best, scale, offset):
+            objects = None  # the palette's own squares, taken for objects: no board either
         if objects is not None and objects_rather(
             objects,
             location,
@@ -439,6 +441,18 @@ def search_stages(
             yield objects
             return
     yield location
+
+
+def _on_palette(
+    objects: BoardLocation, best: Lattice | None, scale: float, offset: np.ndarray
+) -> bool:
+    """Whether a board of objects lies on a palette the search found (``best``, in a work
+    image at ``scale``, ``offset``): its centre inside the palette's outline."""
+    if best is None or not best.palette:
+        return False
+    rows, cols = best.shape
+    corners = apply_homography(_image_homography(best, scale, offset), outline(rows, cols))
+    return inside(objects.corners.mean(axis=0), corners)
 
 
 def _lattice_location(
