@@ -222,14 +222,14 @@ def _enlarged_rather(
 
 #: Two lattices are one where they have the same shape and every corner lies within this
 #: share of a cell of the other's.
-SAME_PLACE = 0.25
+SAME_CORNERS = 0.25
 
 
 def _same_place(found: BoardLocation, candidate: Candidate) -> bool:
-    """Whether a board found and a candidate weighed are one lattice (SAME_PLACE)."""
+    """Whether a board found and a candidate weighed are one lattice (SAME_CORNERS)."""
     if (found.rows, found.cols) != (candidate.rows, candidate.cols):
         return False
-    reach = SAME_PLACE * cell_size(found.corners, found.rows, found.cols)
+    reach = SAME_CORNERS * cell_size(found.corners, found.rows, found.cols)
     return bool(np.linalg.norm(found.corners - candidate.corners, axis=1).max() <= reach)
 
 
@@ -269,8 +269,14 @@ def _square_and_whole(found: BoardLocation | NotFound, shape: tuple[int, ...]) -
         bool(found)
         and found.confidence >= 1.0
         and not tilted(found.corners)
-        and cells_off_image(found.corners, found.rows, found.cols, shape) <= WHOLE_PAST_EDGE
+        and _within_picture(found, shape)
     )
+
+
+def _within_picture(found: BoardLocation, shape: tuple[int, ...]) -> bool:
+    """True when the board reaches no further past the picture (of ``shape``) than
+    WHOLE_PAST_EDGE of a cell."""
+    return cells_off_image(found.corners, found.rows, found.cols, shape) <= WHOLE_PAST_EDGE
 
 
 def _target_plane(quads: list[np.ndarray], shape: tuple[int, ...]) -> np.ndarray | None:
@@ -299,10 +305,7 @@ def _plane_rather(
     board with a few far cells unfound, or blotches lined up round it."""
     if not found:
         return True
-    whole = (
-        _every_cell_found(found)
-        and cells_off_image(found.corners, found.rows, found.cols, shape) <= WHOLE_PAST_EDGE
-    )
+    whole = _every_cell_found(found) and _within_picture(found, shape)
     if (
         whole
         and found.rows * found.cols > on_plane.rows * on_plane.cols
@@ -316,10 +319,7 @@ def _plane_rather(
         # plane lies mostly within it and it within the picture: then the plane is a region
         # of its cells merged (light tiles on a light page), not a screen.  (A lattice that a
         # texture makes up over the whole picture runs past its edges.)
-        within_picture = (
-            cells_off_image(found.corners, found.rows, found.cols, shape) <= WHOLE_PAST_EDGE
-        )
-        return not within_picture or share_within(quad, found.corners) < PLANE_WITHIN
+        return not _within_picture(found, shape) or share_within(quad, found.corners) < PLANE_WITHIN
     if whole and on_plane.framed:
         # Every cell of a board found on the plane, against an outline the plane's search
         # placed by a frame or by objects, whose cells it did not find.
@@ -354,11 +354,12 @@ def _on_plane(
     board (``Candidate.aside``) to ``aside`` too."""
     seen: list[Candidate] | None = [] if trace is not None or aside is not None else None
     found = search_picture(plane.image, seen)
-    if aside is not None and seen:
-        placed: list[Candidate] = []
-        _trace_in_photo(plane, [candidate for candidate in seen if candidate.aside], placed, name)
-        aside.extend(placed)
-    _trace_in_photo(plane, seen, trace, name)
+    placed: list[Candidate] = []
+    _trace_in_photo(plane, seen, placed, name)
+    if trace is not None:
+        trace.extend(placed)
+    if aside is not None:
+        aside.extend(candidate for candidate in placed if candidate.aside)
     if not found or cells_past(found.corners, found.rows, found.cols, plane.outline) > PAST_PLANE:
         return None  # a board on the plane lies on it
     return _in_photo(plane, found)

@@ -153,16 +153,12 @@ def _best_lattice(
         framed = None
     page8 = commonest_colour(lab)  # the page, as 8-bit Lab and on the one scale
     page = on_scale(page8)
+    pages = [page] if screen_page is None else [page, on_scale(screen_page)]
     for stage, found in enumerate(candidate_stages(lab, regions, gradient, flat, page8)):
         blobs = distinct(blobs + found)
         pool = Pool(blobs)
         lattices = [lat for lat in (lattice_from(g, pool) for g in size_groups(blobs)) if lat]
-        patterned = [
-            lat
-            for lat in lattices
-            if page_pattern(lat, lab, page)
-            or (screen_page is not None and page_pattern(lat, lab, on_scale(screen_page)))
-        ]
+        patterned = [lat for lat in lattices if any(page_pattern(lat, lab, p) for p in pages)]
         lattices = [lat for lat in lattices if not any(lat is p for p in patterned)]
         if patterned and not textured:
             # The page's own grid is no board, and its squares are no cells of
@@ -336,9 +332,8 @@ def search_stages(
             return None
 
         def record(lattice: Lattice, stage: str, aside: bool = False) -> None:
-            homography = _image_homography(lattice, at_scale, at)
+            _, corners = _in_image(lattice, at_scale, at)
             rows, cols = lattice.shape
-            corners = apply_homography(homography, outline(rows, cols))
             trace.append(
                 Candidate(corners, rows, cols, float(lattice.score), f"{name} {stage}", aside)
             )
@@ -450,9 +445,7 @@ def _on_palette(
     image at ``scale``, ``offset``): its centre inside the palette's outline."""
     if best is None or not best.palette:
         return False
-    rows, cols = best.shape
-    corners = apply_homography(_image_homography(best, scale, offset), outline(rows, cols))
-    return inside(objects.corners.mean(axis=0), corners)
+    return inside(objects.corners.mean(axis=0), _in_image(best, scale, offset)[1])
 
 
 def _lattice_location(
@@ -461,9 +454,8 @@ def _lattice_location(
     """The board a lattice found in a work image (``scale``, ``offset``) makes in the image."""
     if best is None:
         return NotFound("no grid of similar cells found in the image")
-    homography = _image_homography(best, scale, offset)
+    homography, corners = _in_image(best, scale, offset)
     rows, cols = best.shape
-    corners = apply_homography(homography, outline(rows, cols))
     off = cells_off_image(corners, rows, cols, shape)
     if off > 0.5 and specks(best):
         # Specks on a lattice that runs off the image are what texture (noise,
@@ -546,6 +538,13 @@ def _gaps_between(
         return float(np.median([b.size for b in lattice.members.values()])) / pitch(lattice)
 
     return fill(gaps) < fill(tiles)
+
+
+def _in_image(lattice: Lattice, scale: float, offset: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A lattice found in a work image (``scale``, ``offset``) in the image: its homography
+    (``_image_homography``) and outer corners (TL, TR, BR, BL)."""
+    homography = _image_homography(lattice, scale, offset)
+    return homography, apply_homography(homography, outline(*lattice.shape))
 
 
 def _image_homography(lattice: Lattice, scale: float, offset: np.ndarray) -> np.ndarray:
