@@ -8,6 +8,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+from synth.photo import photo_scene
 from synth.wild import wild_scene
 
 from vision_solver.vision.classify import SURE_NAMER, namer
@@ -88,6 +89,55 @@ def test_an_unsure_cell_takes_the_direction_of_the_cells_most_like_it():
     assert alone.tolist() == [0, 0, 1, 1, 2, 1]
     assert voted.tolist() == [0, 0, 1, 1, 2, 0]
     assert confidence[5] == pytest.approx(0.45)  # still flagged as doubtful
+
+
+def _board_of_two_groups() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Odds of six cells in two groups of look-alikes (up, right), the last cell unsure and
+    leaning the wrong way, and look-alike similarities that point it wrong as well."""
+    odds = np.array(
+        [
+            [0.95, 0.02, 0.02, 0.01],
+            [0.96, 0.02, 0.01, 0.01],
+            [0.30, 0.60, 0.05, 0.05],  # unsure: its group faces up
+            [0.01, 0.95, 0.02, 0.02],
+            [0.01, 0.96, 0.02, 0.01],
+            [0.02, 0.90, 0.05, 0.03],
+        ]
+    )
+    groups = np.array([0, 0, 0, 1, 1, 1])
+    similar = np.full((6, 6), 0.1)
+    similar[2, [3, 4, 5]] = similar[[3, 4, 5], 2] = 0.9  # its nearest look-alikes face right
+    return odds, groups, similar
+
+
+def test_groups_that_back_every_sure_cell_name_the_cells_the_namer_hesitates_over():
+    odds, groups, similar = _board_of_two_groups()
+    voted, _ = name_cells(odds, similar)
+    grouped, confidence = name_cells(odds, similar, groups)
+    assert voted.tolist() == [0, 0, 1, 1, 1, 1]
+    assert grouped.tolist() == [0, 0, 0, 1, 1, 1]
+    assert confidence[2] == pytest.approx(0.60)  # still flagged as doubtful
+
+
+def test_groups_a_sure_cell_disagrees_with_leave_the_look_alikes_votes():
+    odds, groups, similar = _board_of_two_groups()
+    groups[3] = 0  # a surely-right cell put among the cells facing up: the grouping is off
+    assert name_cells(odds, similar, groups)[0].tolist() == name_cells(odds, similar)[0].tolist()
+
+
+def test_groups_of_another_length_are_refused_with_their_shape():
+    odds, _, similar = _board_of_two_groups()
+    with pytest.raises(ValueError, match=r"\(4,\)"):
+        name_cells(odds, similar, np.zeros(4, np.int64))
+
+
+def test_chairs_on_a_photographed_screen_read_by_their_groups_where_the_namer_hesitates():
+    """A phone photo of a monitor showing 3-D chairs (tuning photo 4204): the namer hesitates
+    over a chair whose look-alikes, through the screen's moire, vote for the wrong turn; the
+    board's groups of look-alikes, which back every cell the namer is sure of, name it."""
+    scene = photo_scene(4204, "monitor")
+    reading = read_board(scene.image, looks=[])
+    assert reading.cells.tolist() == scene.cells.tolist()
 
 
 def _directions_right(seed: int) -> float:

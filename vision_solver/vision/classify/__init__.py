@@ -304,7 +304,13 @@ def _named_by_network(stack: CellStack, surely_named: bool = True) -> CellReadin
     if not surely_named and directions.sum(axis=1).mean() < SURE_OBJECTS:
         return None
     unsure = bool((directions.max(axis=1) < SURE_CELL).any())
-    cells, confidence = name_cells(directions, cell_similarities(stack) if unsure else None)
+    groups = None
+    if unsure:
+        # The board's cells grouped by look, as a whole, may back the namer's sure cells
+        # and name the cells it hesitates over (``name_cells``).
+        whole = read_objects(stack, by_depth=True)
+        groups = None if whole is None else whole.groups.ravel()
+    cells, confidence = name_cells(directions, cell_similarities(stack) if unsure else None, groups)
     shape = (stack.grid.rows, stack.grid.cols)
     return CellReading(
         PuzzleKind.arrows,
