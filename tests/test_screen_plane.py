@@ -8,7 +8,6 @@ import cv2
 import numpy as np
 import pytest
 from synth.photo import apply, is_tuning, photo_scene
-from synth.wild import wild_scene
 
 from vision_solver.vision.geometry import board_at
 from vision_solver.vision.locate import locate_board
@@ -520,16 +519,3 @@ def test_round_tiles_whose_seams_a_photo_blurs_are_the_board_not_their_gaps() ->
     assert (location.rows, location.cols) == scene.cells.shape
     diagonal = float(np.linalg.norm(scene.corners[2] - scene.corners[0]))
     assert np.linalg.norm(location.corners - scene.corners, axis=1).mean() < 0.01 * diagonal
-
-
-def test_a_board_found_whole_on_the_plane_enlarged_is_the_answer():
-    """A game's tilted view of chairs on stone tiles in a brick border, on sand (tuning board
-    2148): the plane as warped shows a lattice running past it; enlarged, it shows every cell
-    of the 3x8 board.  That is the answer, as a whole board on the plane as warped is: the
-    search of the picture as it stands, finding 32 of 40 cells of a 4x10 lattice with a row
-    and two columns of sand, no longer outnumbers it."""
-    scene = wild_scene(2148, "chairs-3d")
-    reading = read_board(scene.image, looks=[])
-    assert reading.cells.tolist() == scene.cells.tolist()
-    diagonal = np.linalg.norm(scene.corners[0] - scene.corners[2])
-    assert np.linalg.norm(reading.grid.corners - scene.corners, axis=1).max() < 0.02 * diagonal

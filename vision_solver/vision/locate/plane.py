@@ -81,10 +81,10 @@ def search_board(image: np.ndarray, trace: Trace) -> BoardLocation | NotFound:
     its cells' edges (``edgelines``: cells merged by the camera's blur) stands for the
     plane's where it holds more cells.  A small plane that shows no whole
     board is searched again enlarged (ENLARGED_PLANE), its board standing for the plane's
-    where more of its cells were found, and the answer where every one was.  When no
-    search found a whole board, a partial board on the plane is kept when the search as
-    seen found a board off the plane (a picture on the wall, a keyboard) or fewer cells of
-    it (``_plane_rather``).
+    where more of its cells were found.  When no search found a whole board, a
+    partial board on the plane is kept when the search as seen found a board
+    off the plane (a picture on the wall, a keyboard) or fewer cells of it
+    (``_plane_rather``).
     """
     if image.ndim != 3 or image.shape[2] != 3:
         return NotFound(f"expected an H x W x 3 colour image, not shape {image.shape}")
@@ -125,10 +125,6 @@ def search_board(image: np.ndarray, trace: Trace) -> BoardLocation | NotFound:
             enlarged = _on_plane(rectify(image, quad, ENLARGED_PLANE), trace, "enlarged plane")
             if enlarged is not None and _enlarged_rather(enlarged, on_plane, set_aside):
                 on_plane = enlarged
-                if _every_cell_found(on_plane):
-                    # Every cell of the board found on the plane enlarged: as on the plane
-                    # as warped, the answer.
-                    return on_plane
     if found is None:
         begun = search_stages(image, trace, screen_page)
         if on_plane is not None and quad is not None:
