@@ -107,8 +107,11 @@ def read_cells(
         grass = cache(lambda: objects_on_grass(stack))  # asked at most once
         # A board taken for 3-D objects is named cell by cell by the learned namer where
         # it is sure of the board (asked at most once).
-        learned = cache(lambda: _named_by_network(stack))
-        learned_leniently = cache(lambda: _named_by_network(stack, surely_named=False))
+        # The board read as a whole as 3-D objects, grouped less the depth trend or not (each
+        # way asked at most once: the namer's groups and the object readers share it).
+        objects_of = cache(lambda by_depth: read_objects(stack, by_depth=by_depth))
+        learned = cache(lambda: _named_by_network(stack, objects_of))
+        learned_leniently = cache(lambda: _named_by_network(stack, objects_of, surely_named=False))
         if seen_obliquely(grid) and (named := learned()) is not None:
             # Seen obliquely, a board the namer sees raised objects in (and names surely) is
             # read so before anything takes it for flat marks or lights.
@@ -181,7 +184,7 @@ def read_cells(
                     stack.board(), grid.rows, grid.cols, turning=True, finer=finer
                 )
             if turns is not None and (puzzle == PuzzleKind.arrows or turns.varied):
-                objects = _objects_rather(stack, turns, grass)
+                objects = _objects_rather(stack, turns, grass, objects_of)
                 if objects is not None:
                     return learned() or CellReading(
                         PuzzleKind.arrows, objects.cells, objects.confidence, "generic"
@@ -210,7 +213,7 @@ def read_cells(
         ):
             return CellReading(PuzzleKind.arrows, later.cells, later.confidence, "generic")
         benches = cache(lambda: read_benches(stack))  # asked at most once
-        as_whole = cache(lambda: read_objects(stack, by_depth=tiled() or not grass()))
+        as_whole = cache(lambda: objects_of(tiled() or not grass()))
         if (
             grass()
             and not tiled()
@@ -291,10 +294,16 @@ def read_cells(
 SURE_NAMER = 0.8
 
 
-def _named_by_network(stack: CellStack, surely_named: bool = True) -> CellReading | None:
+def _named_by_network(
+    stack: CellStack,
+    objects_of: Callable[[bool], ObjectReading | None],
+    surely_named: bool = True,
+) -> CellReading | None:
     """The board's directions by the learned namer, each cell's odds its confidence; None
     without the network or where it is not sure of the board: of the cells' directions
-    (SURE_NAMER), or with ``surely_named`` False of objects in them (SURE_OBJECTS)."""
+    (SURE_NAMER), or with ``surely_named`` False of objects in them (SURE_OBJECTS).
+    ``objects_of(by_depth)``: the board read as a whole (``read_objects``), whose groups may
+    name the cells the namer hesitates over."""
     odds = direction_odds(stack)
     if odds is None:
         return None
@@ -308,7 +317,7 @@ def _named_by_network(stack: CellStack, surely_named: bool = True) -> CellReadin
     if unsure:
         # The board's cells grouped by look, as a whole, may back the namer's sure cells
         # and name the cells it hesitates over (``name_cells``).
-        whole = read_objects(stack, by_depth=True)
+        whole = objects_of(True)
         groups = None if whole is None else whole.groups.ravel()
     cells, confidence = name_cells(directions, cell_similarities(stack) if unsure else None, groups)
     shape = (stack.grid.rows, stack.grid.cols)
@@ -367,7 +376,10 @@ NO_OBJECTS = 0.5
 
 
 def _objects_rather(
-    stack: CellStack, turns: TurnReading, grass: Callable[[], bool]
+    stack: CellStack,
+    turns: TurnReading,
+    grass: Callable[[], bool],
+    objects_of: Callable[[bool], ObjectReading | None],
 ) -> ObjectReading | None:
     """The board read as 3-D objects instead of by its ``turns``: when its turns are not sure
     (fewer than TURNED_CELLS of its cells read clearly), it is seen obliquely (``seen_obliquely``:
@@ -378,8 +390,8 @@ def _objects_rather(
     either its cells hardly tell which turn is "up" (their votes' margin under CLOSE_VOTE:
     a chair has no arrowhead) or its turns cut across the groups its cells' looks fall into
     (``turns_split_as_looks``), and the learned namer, where it is shipped, sees objects in
-    its cells (NO_OBJECTS).  None when the turns stand (or the object reader declines the
-    board)."""
+    its cells (NO_OBJECTS): ``objects_of(by_depth)``, grouped less the depth trend off grass.
+    None when the turns stand (or the object reader declines the board)."""
     if turns.turned >= TURNED_CELLS or not seen_obliquely(stack.grid):
         return None
     clear = GLYPH_VOTE if turns.read_by == "glyph colour" else MOVED_VOTE
@@ -392,7 +404,7 @@ def _objects_rather(
     odds = objects_odds(stack.image, stack.grid)
     if odds is not None and odds.mean() < NO_OBJECTS:
         return None  # flat glyphs photographed at an angle: the namer sees no object in them
-    return read_objects(stack, by_depth=not grass())
+    return objects_of(not grass())
 
 
 #: A board that holds objects, whose turns are read but whose cells' votes for the turn that
