@@ -8,9 +8,12 @@ import pytest
 from synth.photo import is_tuning, photo_scene
 from synth.wild import wild_scene
 
+from vision_solver.vision.colour import L_STORED
 from vision_solver.vision.locate import locate_as_seen, locate_board
+from vision_solver.vision.locate.judge import page_pattern
 from vision_solver.vision.locate.lattice import Lattice
 from vision_solver.vision.locate.scenery import abrupt_share, frame_strip
+from vision_solver.vision.locate.segment import Blob
 from vision_solver.vision.locate.target import rest_of_picture, tilted
 
 
@@ -178,3 +181,58 @@ def test_the_same_card_in_two_colours_is_a_board() -> None:
     colours = np.where(lit[:, None], [[60, 200, 240]], [[90, 70, 60]]).astype(np.uint8)
     found = locate_board(_card(colours))
     assert found and (found.rows, found.cols) == (3, 4)
+
+
+def _squares_on_a_page(lightness: np.ndarray) -> tuple[Lattice, np.ndarray]:
+    """A page (8-bit Lab, grey) ruled into 20-pixel squares by lines 3 L* units lighter than
+    the squares beside them, each square of ``lightness`` (rows, cols; L*), and the lattice
+    of its squares as the search finds it (one blob a square, its colour its box's mean)."""
+    rows, cols = lightness.shape
+    pitch = 20
+    square_l = np.kron(lightness, np.ones((pitch, pitch)))
+    lab = np.full((rows * pitch, cols * pitch, 3), 128, np.uint8)
+    lines = np.zeros(square_l.shape, bool)
+    lines[::pitch, :] = lines[:, ::pitch] = True
+    lab[..., 0] = np.rint((square_l + 3 * lines) * L_STORED).astype(np.uint8)
+    members = {
+        (row, col): Blob(
+            col * pitch + pitch / 2,
+            row * pitch + pitch / 2,
+            pitch - 1,
+            pitch - 1,
+            (pitch - 1) ** 2,
+            1.0,
+            "flat12",
+            (float(lightness[row, col]), 128.0, 128.0),
+        )
+        for row in range(rows)
+        for col in range(cols)
+    }
+    to_pixels = np.array([[pitch, 0, pitch / 2], [0, pitch, pitch / 2], [0, 0, 1]], float)
+    return Lattice(to_pixels, members, (0, rows - 1), (0, cols - 1), 1.0), lab
+
+
+def test_a_pages_grid_shaded_across_is_the_pages_a_board_of_two_states_is_not() -> None:
+    # A vignette or a fading tint shades the page's squares by 30 L* units across: far more
+    # than one colour away from their median, yet each square is its neighbours' colour.
+    shaded = np.tile(np.linspace(20.0, 50.0, 30), (20, 1))
+    lattice, lab = _squares_on_a_page(shaded)
+    median = np.array([35.0, 128.0, 128.0])
+    assert page_pattern(lattice, lab, median)
+    # The same squares in two states, the darker one the page's (as a board of unlit cells
+    # on it), with the same faint lines: a board's cells differ from many of their
+    # neighbours'.
+    states = np.random.default_rng(5).choice([20.0, 50.0], size=(20, 30))
+    lattice, lab = _squares_on_a_page(states)
+    assert not page_pattern(lattice, lab, np.array([20.0, 128.0, 128.0]))
+
+
+def test_a_board_on_a_page_whose_shaded_grid_has_more_squares_is_found() -> None:
+    """A tuning-side board of glowing cells (the scored side stays unseen) on a page ruled
+    into squares by a faint grid and tinted unevenly: the page's squares, more than the
+    board's cells and not one colour from corner to corner, made the larger lattice."""
+    scene = wild_scene(2192, "glow-on-grid")
+    found = locate_board(scene.image)
+    assert (found.rows, found.cols) == scene.cells.shape
+    diagonal = float(np.linalg.norm(scene.corners[2] - scene.corners[0]))
+    assert np.linalg.norm(found.corners - scene.corners, axis=1).mean() < 0.01 * diagonal

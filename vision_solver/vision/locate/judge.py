@@ -176,7 +176,8 @@ def page_pattern(lattice: Lattice, lab: np.ndarray, page: np.ndarray) -> bool:
 
     Its cells are one colour (PAGE_ALIKE of them within SAME_COLOUR of their
     median, or RUNS_OFF_ALIKE when they are many; the rest are what lies on
-    the page: a title, the board's edge),
+    the page: a title, the board's edge; or as many pairs of neighbours within
+    SAME_COLOUR of each other, on a page shaded across),
     that colour is the page's (``page``: the image's commonest colour), the
     cells are plain inside (no mark: a glyph's tile may average to the page's
     colour), and either the lines between its cells are faint (within
@@ -189,6 +190,10 @@ def page_pattern(lattice: Lattice, lab: np.ndarray, page: np.ndarray) -> bool:
     colours = np.array([b.colour for b in lattice.members.values()], dtype=np.float64)
     median = np.median(colours, axis=0)
     alike = float(np.mean(np.linalg.norm(colours - median, axis=1) < SAME_COLOUR))
+    # A page shaded across (a vignette, a tint that fades) varies its squares' colour
+    # smoothly, so each is still its neighbours' colour; a board's cells of two states
+    # differ from many of theirs.
+    alike = max(alike, _alike_to_neighbours(lattice))
     if alike < RUNS_OFF_ALIKE or np.linalg.norm(median - page) >= SAME_COLOUR:
         return False
     ring = cell_points(lattice, list(lattice.members), RING)
@@ -210,6 +215,22 @@ def page_pattern(lattice: Lattice, lab: np.ndarray, page: np.ndarray) -> bool:
     if len(lattice.members) >= RUNS_OFF_CELLS and (faint or runs_off(lattice, lab.shape)):
         return True  # many cells, most of them the page
     return alike >= PAGE_ALIKE and faint
+
+
+def _alike_to_neighbours(lattice: Lattice) -> float:
+    """The share of a lattice's neighbouring members (side by side or one above the other)
+    whose colours lie within SAME_COLOUR of each other (0 when no two are neighbours)."""
+    members = lattice.members
+    pairs = [
+        (blob.colour, members[(row + d_row, col + d_col)].colour)
+        for (row, col), blob in members.items()
+        for d_row, d_col in ((0, 1), (1, 0))
+        if (row + d_row, col + d_col) in members
+    ]
+    if not pairs:
+        return 0.0
+    one, other = np.array(pairs, dtype=np.float64).transpose(1, 0, 2)
+    return float(np.mean(np.linalg.norm(one - other, axis=1) < SAME_COLOUR))
 
 
 def runs_off(lattice: Lattice, shape: tuple[int, ...]) -> bool:
