@@ -12,7 +12,7 @@ from vision_solver.vision.colour import L_STORED
 from vision_solver.vision.locate import locate_as_seen, locate_board
 from vision_solver.vision.locate.judge import page_pattern
 from vision_solver.vision.locate.lattice import Lattice
-from vision_solver.vision.locate.scenery import abrupt_share, frame_strip
+from vision_solver.vision.locate.scenery import abrupt_share, bare_page_trimmed, frame_strip
 from vision_solver.vision.locate.segment import Blob
 from vision_solver.vision.locate.target import rest_of_picture, tilted
 
@@ -232,6 +232,79 @@ def test_a_board_on_a_page_whose_shaded_grid_has_more_squares_is_found() -> None
     into squares by a faint grid and tinted unevenly: the page's squares, more than the
     board's cells and not one colour from corner to corner, made the larger lattice."""
     scene = wild_scene(2192, "glow-on-grid")
+    found = locate_board(scene.image)
+    assert (found.rows, found.cols) == scene.cells.shape
+    diagonal = float(np.linalg.norm(scene.corners[2] - scene.corners[0]))
+    assert np.linalg.norm(found.corners - scene.corners, axis=1).mean() < 0.01 * diagonal
+
+
+def _board_on_a_ruled_page(
+    lit: np.ndarray, page_cols: int, inset: int = 1
+) -> tuple[Lattice, np.ndarray]:
+    """A board of ``lit`` cells (rows, cols; bool) on a dark page ruled into squares of the
+    board's 20-pixel pitch by faint lines, and ``page_cols`` of the page's squares to its
+    right: lit cells bright (``inset`` pixels in from their edges), unlit ones the page's
+    colour inside an outline, as drawn boards are; the lattice takes in every cell and square
+    (8-bit Lab, L* 10 the page's)."""
+    rows, board_cols = lit.shape
+    cols, pitch = board_cols + page_cols, 20
+    lightness = np.full((rows * pitch, cols * pitch), 10.0)
+    lightness[::pitch, :] = lightness[:, ::pitch] = 12.0  # the page's faint grid
+    for row in range(rows):
+        for col in range(board_cols):
+            y, x = row * pitch, col * pitch
+            if lit[row, col]:
+                lightness[y + inset : y + pitch + 1 - inset, x + inset : x + pitch + 1 - inset] = 80
+            else:
+                lightness[y : y + pitch, x : x + pitch] = 35.0  # the outline
+                lightness[y + 4 : y + pitch - 4, x + 4 : x + pitch - 4] = 10.0
+    lab = np.full((rows * pitch, cols * pitch, 3), 128, np.uint8)
+    lab[..., 0] = np.rint(lightness * L_STORED).astype(np.uint8)
+    members = {
+        (row, col): Blob(
+            col * pitch + pitch / 2,
+            row * pitch + pitch / 2,
+            pitch - 4,
+            pitch - 4,
+            (pitch - 4) ** 2,
+            1.0,
+            "flat12",
+            (float(lightness[row * pitch + pitch // 2, col * pitch + pitch // 2]), 128.0, 128.0),
+        )
+        for row in range(rows)
+        for col in range(cols)
+    }
+    to_pixels = np.array([[pitch, 0, pitch / 2], [0, pitch, pitch / 2], [0, 0, 1]], float)
+    return Lattice(to_pixels, members, (0, rows - 1), (0, cols - 1), 1.0), lab
+
+
+def test_the_bare_squares_of_a_ruled_page_beyond_a_board_are_trimmed_its_unlit_line_kept():
+    lit = np.random.default_rng(2).random((5, 6)) < 0.5
+    lit[:, 0] = lit[:, -1] = lit[0] = False  # its first and last columns and top row unlit
+    lit[1, 1] = lit[4, 4] = True  # (cells lit in the lines inside them)
+    lattice, lab = _board_on_a_ruled_page(lit, page_cols=2)
+    page = np.array([10.0, 128.0, 128.0])
+    trimmed = bare_page_trimmed(lattice, lab, page)
+    # The page's two columns go; the board's unlit lines, outlined, stay.
+    assert (trimmed.rows, trimmed.cols) == ((0, 4), (0, 5))
+    assert all(col <= 5 for _, col in trimmed.members)
+    # Cut to the board, the lattice scores no higher than it did: a page's own grid cut
+    # down so would outscore the boards beside it.
+    assert trimmed.score <= lattice.score
+    # A board with no page beyond it is left as it is.
+    lattice, lab = _board_on_a_ruled_page(lit, page_cols=0)
+    assert bare_page_trimmed(lattice, lab, page) is lattice
+    # So are lamps standing on the page (its squares round them are a floor they are set in).
+    lattice, lab = _board_on_a_ruled_page(lit, page_cols=2, inset=3)
+    assert bare_page_trimmed(lattice, lab, page) is lattice
+
+
+@pytest.mark.parametrize("seed", [2164, 2180])
+def test_a_lattice_over_a_board_and_its_pages_grid_keeps_the_board(seed: int) -> None:
+    """Tuning-side boards of glowing cells (the scored side stays unseen) on a dark page ruled
+    by a faint grid on nearly the boards' pitch: their lattices ran on over rows and columns
+    of the page's squares (7x10 read 9x13; 3x9 read 7x14), as dark as their unlit cells."""
+    scene = wild_scene(seed, "glow-on-grid")
     found = locate_board(scene.image)
     assert (found.rows, found.cols) == scene.cells.shape
     diagonal = float(np.linalg.norm(scene.corners[2] - scene.corners[0]))

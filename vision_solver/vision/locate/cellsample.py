@@ -73,6 +73,55 @@ def cell_colours(
     return colours
 
 
+#: Where a cell's corners are sampled, in cells from its centre: where four cells meet.
+CORNERS = np.array([(-0.5, -0.5), (0.5, -0.5), (-0.5, 0.5), (0.5, 0.5)])
+
+
+def rim_contrasts(lattice: Lattice, lab: np.ndarray, keys: list[tuple[int, int]]) -> np.ndarray:
+    """How far each cell (row, col) in ``keys`` stands out from where it meets its neighbours:
+    the Delta E between its colour (``cell_colours``) and the median colour at its corners;
+    NaN where either lies off the image."""
+    return np.linalg.norm(
+        cell_colours(lattice, lab, keys) - cell_colours(lattice, lab, keys, CORNERS), axis=1
+    )
+
+
+#: Where the edge a cell shares with its neighbour to the right is sampled (cells from its
+#: centre): at three places along it, each at three depths across it (a thin line drawn
+#: there may fall a pixel to either side of the lattice's).
+ACROSS_EDGE = (0.45, 0.5, 0.55)
+ALONG_EDGE = (-0.25, 0.0, 0.25)
+
+
+def edge_contrasts(
+    lattice: Lattice, lab: np.ndarray, pairs: list[tuple[tuple[int, int], tuple[int, int]]]
+) -> np.ndarray:
+    """How far the edge between each pair of neighbouring cells ((row, col), and the cell to
+    its right or below it) stands out from the two cells' mean colour (Delta E): where a line
+    is drawn along it, and across a gap, the most; NaN where any of it lies off the image."""
+    contrasts = np.full(len(pairs), np.nan)
+    if not pairs:
+        return contrasts
+    firsts = [first for first, _ in pairs]
+    rightward = np.array([second[1] > first[1] for first, second in pairs])
+    offsets = np.array([(across, along) for along in ALONG_EDGE for across in ACROSS_EDGE])
+    to_right = cell_points(lattice, firsts, offsets)
+    below = cell_points(lattice, firsts, offsets[:, ::-1])
+    pixels = np.where(rightward[:, None, None], to_right, below)
+    inside = on_image(pixels, lab.shape)
+    if not inside.any():
+        return contrasts
+    mean = (
+        cell_colours(lattice, lab, firsts) + cell_colours(lattice, lab, [b for _, b in pairs])
+    ) / 2
+    picked = pixels[inside]
+    colours = on_scale(lab[picked[..., 1], picked[..., 0]])  # (pairs, points, 3)
+    apart = np.linalg.norm(colours - mean[inside][:, None, :], axis=2)
+    apart = apart.reshape(len(picked), len(ALONG_EDGE), len(ACROSS_EDGE))
+    contrasts[inside] = np.median(apart.max(axis=2), axis=1)
+    return contrasts
+
+
 def cell_regions(lattice: Lattice, regions: Regions, keys: list[tuple[int, int]]) -> np.ndarray:
     """The flat region holding each lattice cell (row, col); 0 where none does, or off the image."""
     pixels = cell_points(lattice, keys, QUARTERS)

@@ -10,13 +10,21 @@ finds, in their many colours.
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 
 from ..colour import SAME_COLOUR, chroma
 from ..geometry import apply_homography
-from .cellsample import cell_colours, one_of_each, outside_lines, state_colours
+from .cellsample import (
+    cell_colours,
+    edge_contrasts,
+    one_of_each,
+    outside_lines,
+    state_colours,
+)
 from .judge import RUNS_OFF_CELLS, middle, pitch, runs_off
-from .lattice import Lattice
+from .lattice import Lattice, without
 
 #: A lattice of at least FLOOR_CELLS cells is a floor's when the cells of the
 #: line just outside it have at least FLOOR_COLOURS distinct colours
@@ -227,3 +235,137 @@ def _middle_lines_by(
 
         first = slant(down) >= slant(across)
     return (down, across) if first else (across, down)
+
+
+#: An outer line of a lattice whose cells all have the page's colour is bare page (squares of
+#: the page's own grid, on the board's pitch, taken in beyond it) when the edges between its
+#: cells stand out (``edge_contrasts``) by less than this share of the edges between the
+#: board's own cells of the page's colour (drawn with outlines, or parted by gaps).  Measured
+#: on tuning boards on ruled pages: the lines of the page's squares their lattices ran on over,
+#: 0 to 0.3 of that; a photographed board's own line of unlit cells, 0.73 and more.
+BARE_EDGES = 0.4
+#: Where a cell's edges are sampled (cells from its centre): the middle of each side.  A
+#: lattice this share of whose cells of another colour than the page's show the page there
+#: holds objects on the page, not cells (measured: the floor round lamps let into it, tuning
+#: 252, 1.0; glowing cells and lamps on ruled pages, 0 to 0.52).
+EDGE_MIDDLES = np.array([(-0.45, 0.0), (0.45, 0.0), (0.0, -0.45), (0.0, 0.45)])
+OBJECTS_ON_PAGE = 0.75
+
+
+def bare_page_trimmed(lattice: Lattice, lab: np.ndarray, page: np.ndarray) -> Lattice:
+    """``lattice`` less the outer lines of bare page beyond its board (BARE_EDGES).
+
+    A page ruled into squares on about the board's pitch lets the board's lattice run on
+    over them: its unlit cells, of the page's colour, look like the squares.  The board as a
+    whole tells them apart.  Its cells lie within the rows and columns that hold a cell not
+    of the page's colour (a lit one).  Where that block's neighbouring cells of the state
+    nearest the page's colour are parted by edges that stand out (outlines, gaps), an outer
+    line of the page's colour whose cells are parted by edges that hardly do is the page's,
+    and goes, from the outside in, never into that block.
+    """
+    (r0, r1), (c0, c1) = lattice.rows, lattice.cols
+    keys = [(r, c) for r in range(r0, r1 + 1) for c in range(c0, c1 + 1)]
+    colours = cell_colours(lattice, lab, keys)
+    apart = np.linalg.norm(colours - page, axis=1).reshape(r1 - r0 + 1, c1 - c0 + 1)
+    with np.errstate(invalid="ignore"):
+        paged = apart < SAME_COLOUR
+    standing_out = ~np.isnan(apart) & ~paged
+    lit_rows = np.flatnonzero(standing_out.any(axis=1))
+    lit_cols = np.flatnonzero(standing_out.any(axis=0))
+    if len(lit_rows) < 2 or len(lit_cols) < 2:
+        return lattice
+    top, bottom = r0 + lit_rows[0], r0 + lit_rows[-1]
+    left, right = c0 + lit_cols[0], c0 + lit_cols[-1]
+    if (top, bottom, left, right) == (r0, r1, c0, c1):
+        return lattice  # every outer line holds a cell of the board's own colour
+    # Objects standing on the page's colour (lamps let into a floor) leave the lattice as it
+    # is: its lines of bare floor round them are the floor a board set into it is told by
+    # (``within``).  A board's own cells fill them to their edges.
+    lit = [(r0 + row, c0 + col) for row, col in zip(*np.nonzero(standing_out), strict=True)]
+    rims = cell_colours(lattice, lab, lit, EDGE_MIDDLES)
+    with np.errstate(invalid="ignore"):
+        on_page = np.linalg.norm(rims - page, axis=1) < SAME_COLOUR
+    seen = on_page[~np.isnan(rims[:, 0])]
+    if not len(seen) or np.mean(seen) >= OBJECTS_ON_PAGE:
+        return lattice
+    # The block's neighbouring cells of the state nearest the page's colour (its unlit ones,
+    # say) show how the board parts its cells.
+    inside = apart[top - r0 : bottom - r0 + 1, left - c0 : right - c0 + 1]
+    if np.isnan(inside).all():
+        return lattice
+    nearest = float(np.nanmin(inside)) + SAME_COLOUR
+
+    def near(row: int, col: int) -> bool:
+        return bool(apart[row - r0, col - c0] < nearest)
+
+    pairs = [
+        ((r, c), (r + down, c + 1 - down))
+        for r in range(top, bottom + 1)
+        for c in range(left, right + 1)
+        for down in (0, 1)
+        if r + down <= bottom
+        and c + 1 - down <= right
+        and near(r, c)
+        and near(r + down, c + 1 - down)
+    ]
+    theirs = edge_contrasts(lattice, lab, pairs)
+    theirs = theirs[~np.isnan(theirs)]
+    if len(theirs) < 2:
+        return lattice
+    drawn = float(np.median(theirs))
+    rows, cols = [r0, r1], [c0, c1]
+    trimmed = True
+    while trimmed:
+        trimmed = False
+        for span, inner, axis in ((rows, (top, bottom), 0), (cols, (left, right), 1)):
+            for end, step in ((0, 1), (1, -1)):
+                line = span[end]
+                if (line < inner[0] if end == 0 else line > inner[1]) and _bare_line(
+                    lattice, lab, axis, line, rows, cols, paged, (r0, c0), drawn
+                ):
+                    span[end] += step
+                    trimmed = True
+    if (rows, cols) == ([r0, r1], [c0, c1]):
+        return lattice
+    dropped = {
+        id(blob)
+        for (r, c), blob in lattice.members.items()
+        if not (rows[0] <= r <= rows[1] and cols[0] <= c <= cols[1])
+    }
+    kept = without(lattice, dropped) if dropped else lattice
+    if kept is None:
+        return lattice
+    # (A lattice grown over cells no blob was found in spans lines no member holds.  Its
+    # score falls with the members it loses, and does not rise with its cover: lines of bare
+    # page cut off a page's own grid make it no likelier a board.)
+    return dataclasses.replace(
+        kept,
+        score=min(kept.score, lattice.score),
+        rows=(max(kept.rows[0], rows[0]), min(kept.rows[1], rows[1])),
+        cols=(max(kept.cols[0], cols[0]), min(kept.cols[1], cols[1])),
+    )
+
+
+def _bare_line(
+    lattice: Lattice,
+    lab: np.ndarray,
+    axis: int,
+    line: int,
+    rows: list[int],
+    cols: list[int],
+    paged: np.ndarray,
+    origin: tuple[int, int],
+    drawn: float,
+) -> bool:
+    """Whether row (``axis`` 0) or column ``line`` of the lattice, within ``rows`` and
+    ``cols`` (its lines kept so far), is bare page: every cell of the page's colour
+    (``paged``, from ``origin``) and the edges between them under BARE_EDGES of ``drawn``."""
+    if axis == 0:
+        keys = [(line, c) for c in range(cols[0], cols[1] + 1)]
+    else:
+        keys = [(r, line) for r in range(rows[0], rows[1] + 1)]
+    if not all(paged[r - origin[0], c - origin[1]] for r, c in keys):
+        return False
+    edges = edge_contrasts(lattice, lab, list(zip(keys, keys[1:], strict=False)))
+    edges = edges[~np.isnan(edges)]
+    return len(edges) > 0 and float(np.median(edges)) < BARE_EDGES * drawn

@@ -55,7 +55,7 @@ from .lattice import Lattice, Pool, lattice_from, without
 from .objects import extend_lattice
 from .on_ground import object_location, objects_rather, objects_to_look_for
 from .results import Candidate, NotFound, Trace
-from .scenery import frame_strip, mosaic, palette, tiled_floor
+from .scenery import bare_page_trimmed, frame_strip, mosaic, palette, tiled_floor
 from .segment import (
     COARSE_SIDE,
     MAX_SIDE,
@@ -182,6 +182,8 @@ def _best_lattice(
         lattices = _tiles_for_gaps(lattices, blobs, lab)
         if regions:
             lattices = [grow_gapless(lat, lab, regions[0]) for lat in lattices]
+        # Nor are the bare squares of a page ruled on about the board's pitch beyond it.
+        lattices = [bare_page_trimmed(lat, lab, page) for lat in lattices]
         if record is not None:
             for lat in lattices:
                 record(lat, f"stage {stage}")
