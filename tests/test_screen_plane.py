@@ -8,6 +8,7 @@ import cv2
 import numpy as np
 import pytest
 from synth.photo import apply, is_tuning, photo_scene
+from synth.wild import wild_scene
 
 from vision_solver.vision.geometry import board_at
 from vision_solver.vision.locate import locate_board
@@ -427,6 +428,21 @@ def test_a_side_along_no_edge_is_not_drawn() -> None:
     pulled = drawn.copy()
     pulled[2] = [470.0, 390.0]
     assert _sides_drawn(near_edge, pulled) < QUAD_SUPPORT
+
+
+def test_a_plane_not_drawn_on_every_side_ends_no_search_with_its_board() -> None:
+    """A tuning-side screenshot of tiles (the scored side stays unseen) whose page is shaded, so
+    it passes for a photo: its one quadrilateral is a piece of the board's panel cut across
+    by the tiles' edges, not drawn along two sides.  Warped by it, the tiles made a skewed
+    3x4 lattice found whole, which ended the search; the board is 3x9, square to the picture."""
+    from vision_solver.vision.locate.screen import plane_quads
+
+    scene = wild_scene(2020, "lights-tiles")
+    drawn: list[bool] = []
+    assert len(plane_quads(scene.image, drawn=drawn)) == 1 and drawn == [False]
+    reading = read_board(scene.image, looks=[])
+    assert (reading.rows, reading.cols) == scene.cells.shape
+    assert np.array_equal(reading.cells, scene.cells)
 
 
 #: Tuning-side monitor photos whose largest quadrilateral is no screen: its hull took in the

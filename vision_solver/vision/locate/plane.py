@@ -93,7 +93,12 @@ def search_board(image: np.ndarray, trace: Trace) -> BoardLocation | NotFound:
         found = _lined_rather(image, found, trace)
     if found is not None and _square_and_whole(found, image.shape):
         return found  # a board square to the picture, every cell found: a screenshot's
-    quad = _target_plane(plane_quads(image), image.shape)
+    drawn: list[bool] = []
+    quads = plane_quads(image, drawn=drawn)
+    quad = _target_plane(quads, image.shape)
+    # A plane whose sides are not all drawn in the photo may be no screen nor case, but a
+    # piece of one cut off by the edges inside it (a panel's corner, a board's cells).
+    outlined = quad is not None and drawn[next(i for i, q in enumerate(quads) if q is quad)]
     on_plane = None
     screen_page = None  # the page colour of the screen the photo is aimed at
     if quad is not None and tilted(quad, PLANE_TILT):
@@ -101,7 +106,11 @@ def search_board(image: np.ndarray, trace: Trace) -> BoardLocation | NotFound:
         screen_page = _page_of(plane)
         set_aside: list[Candidate] = []  # lattices the plane's search judged no board
         on_plane = _on_plane(plane, trace, aside=set_aside)
-        if on_plane is not None and _every_cell_found(on_plane):
+        if (
+            on_plane is not None
+            and _every_cell_found(on_plane)
+            and (outlined or _square_on(plane, on_plane))
+        ):
             # Every cell of a board on the plane found.  (An outline placed by a
             # frame or by objects counts no cells: the photo is searched too.)
             return on_plane
@@ -335,6 +344,24 @@ def _plane_rather(
         and on_plane.confidence > found.confidence
         and _cells_found(on_plane) >= _cells_found(found)
     )
+
+
+#: A board square on a plane warped square-on has corners within this many degrees of right
+#: angles there.  (A plane that is a piece of a panel warps the board by its cut: a lattice
+#: found whole on one, tuning lights-tiles 2020, had corners of 50 to 128 degrees.)
+SQUARE_ON = 15.0
+
+
+def _square_on(plane: Rectified, found: BoardLocation) -> bool:
+    """Whether a board found on ``plane`` (in the photo's pixels) is square on it: where the
+    plane's sides are not all drawn, only such a board, found whole, ends the search."""
+    corners = apply_homography(np.linalg.inv(plane.to_photo), found.corners)
+    sides = np.roll(corners, -1, axis=0) - corners
+    before = -np.roll(sides, 1, axis=0)
+    cosines = np.sum(sides * before, axis=1) / (
+        np.linalg.norm(sides, axis=1) * np.linalg.norm(before, axis=1)
+    )
+    return bool(np.all(np.abs(cosines) <= np.sin(np.radians(SQUARE_ON))))
 
 
 def _cells_found(found: BoardLocation) -> float:

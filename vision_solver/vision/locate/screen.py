@@ -89,11 +89,15 @@ def looks_rendered(image: np.ndarray) -> bool:
 
 
 def plane_quads(
-    image: np.ndarray, share: float = QUAD_SHARE, edge: float = QUAD_EDGE
+    image: np.ndarray,
+    share: float = QUAD_SHARE,
+    edge: float = QUAD_EDGE,
+    drawn: list[bool] | None = None,
 ) -> list[np.ndarray]:
     """The quadrilateral planes wholly inside a BGR photo (TL, TR, BR, BL): each covering
     ``share`` of it at least, with edges ``edge`` of its shorter side.  Those with every
-    side drawn (QUAD_SUPPORT) come first, largest first, then the others, largest first."""
+    side drawn (QUAD_SUPPORT) come first, largest first, then the others, largest first;
+    ``drawn``, when given, gets whether each one's sides are, in that order."""
     height, width = image.shape[:2]
     scale = QUAD_SIDE / max(height, width)
     small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
@@ -125,9 +129,12 @@ def plane_quads(
         quad = clockwise_from_top_left(quad)
         edges = np.linalg.norm(np.roll(quad, -1, axis=0) - quad, axis=1)
         if clockwise_convex(quad) and edges.min() >= edge * min(small_h, small_w):
-            drawn = _sides_drawn(near_edge, quad) >= QUAD_SUPPORT
-            found.append((drawn, area, (quad + 0.5) / scale - 0.5))
-    return [quad for _, _, quad in sorted(found, key=lambda item: (not item[0], -item[1]))]
+            every_side = _sides_drawn(near_edge, quad) >= QUAD_SUPPORT
+            found.append((every_side, area, (quad + 0.5) / scale - 0.5))
+    found.sort(key=lambda item: (not item[0], -item[1]))
+    if drawn is not None:
+        drawn.extend(bool(sides) for sides, _, _ in found)
+    return [quad for _, _, quad in found]
 
 
 def _sides_drawn(near_edge: np.ndarray, quad: np.ndarray) -> float:
