@@ -194,13 +194,20 @@ def _squares_on_a_page(lightness: np.ndarray) -> tuple[Lattice, np.ndarray]:
     lines = np.zeros(square_l.shape, bool)
     lines[::pitch, :] = lines[:, ::pitch] = True
     lab[..., 0] = np.rint((square_l + 3 * lines) * L_STORED).astype(np.uint8)
+    return _lattice_of_squares(lightness, pitch, pitch - 1), lab
+
+
+def _lattice_of_squares(lightness: np.ndarray, pitch: int, side: int) -> Lattice:
+    """The lattice the search finds over squares ``pitch`` pixels apart from the top left:
+    a blob a square, ``side`` pixels a side, of L* ``lightness`` (rows, cols)."""
+    rows, cols = lightness.shape
     members = {
         (row, col): Blob(
             col * pitch + pitch / 2,
             row * pitch + pitch / 2,
-            pitch - 1,
-            pitch - 1,
-            (pitch - 1) ** 2,
+            side,
+            side,
+            side**2,
             1.0,
             "flat12",
             (float(lightness[row, col]), 128.0, 128.0),
@@ -209,7 +216,7 @@ def _squares_on_a_page(lightness: np.ndarray) -> tuple[Lattice, np.ndarray]:
         for col in range(cols)
     }
     to_pixels = np.array([[pitch, 0, pitch / 2], [0, pitch, pitch / 2], [0, 0, 1]], float)
-    return Lattice(to_pixels, members, (0, rows - 1), (0, cols - 1), 1.0), lab
+    return Lattice(to_pixels, members, (0, rows - 1), (0, cols - 1), 1.0)
 
 
 def test_a_pages_grid_shaded_across_is_the_pages_a_board_of_two_states_is_not() -> None:
@@ -260,22 +267,8 @@ def _board_on_a_ruled_page(
                 lightness[y + 4 : y + pitch - 4, x + 4 : x + pitch - 4] = 10.0
     lab = np.full((rows * pitch, cols * pitch, 3), 128, np.uint8)
     lab[..., 0] = np.rint(lightness * L_STORED).astype(np.uint8)
-    members = {
-        (row, col): Blob(
-            col * pitch + pitch / 2,
-            row * pitch + pitch / 2,
-            pitch - 4,
-            pitch - 4,
-            (pitch - 4) ** 2,
-            1.0,
-            "flat12",
-            (float(lightness[row * pitch + pitch // 2, col * pitch + pitch // 2]), 128.0, 128.0),
-        )
-        for row in range(rows)
-        for col in range(cols)
-    }
-    to_pixels = np.array([[pitch, 0, pitch / 2], [0, pitch, pitch / 2], [0, 0, 1]], float)
-    return Lattice(to_pixels, members, (0, rows - 1), (0, cols - 1), 1.0), lab
+    middles = lightness[pitch // 2 :: pitch, pitch // 2 :: pitch]
+    return _lattice_of_squares(middles, pitch, pitch - 4), lab
 
 
 def test_the_bare_squares_of_a_ruled_page_beyond_a_board_are_trimmed_its_unlit_line_kept():
