@@ -74,7 +74,8 @@ def search_board(image: np.ndarray, trace: Trace) -> BoardLocation | NotFound:
     large plane seen at an angle in a photo of a screen or a toy (``screen``)
     warped square-on.  A board found square to the picture with every cell in
     place is a screenshot's, and the answer; a board found whole on the plane
-    is the answer.  A rendered picture (``screen.looks_rendered``) is searched
+    is the answer (on a plane not drawn on every side, one square on it:
+    ``_square_on``).  A rendered picture (``screen.looks_rendered``) is searched
     as it stands first, a photo on its plane first: each pays for the other
     search only when the first found no whole board.  Where the plane shows no whole
     board, a board on a platform on it (``_on_inner_plane``) or one counted by the lines of
