@@ -18,7 +18,7 @@ import numpy as np
 
 from ..colour import SAME_COLOUR, on_scale
 from ..geometry import apply_homography
-from .cellsample import cell_colours, rim_contrasts
+from .cellsample import cell_colours
 from .lattice import LOOKALIKE_REACH, Lattice, Pool
 from .segment import Blob
 
@@ -113,6 +113,8 @@ WHOLE_LINE = 0.2
 #: ... unless the board's found cells of that state stand out from the gaps at their
 #: corners (``_rim_contrast``) and the line's cells do so by less than this share of it.
 LINE_RIMS = 0.5
+#: Where a cell's corners are sampled, in cells from its centre: where four cells meet.
+CORNERS = np.array([(-0.5, -0.5), (0.5, -0.5), (-0.5, 0.5), (0.5, 0.5)])
 
 
 def framed_lines(lattice: Lattice, lab: np.ndarray, page: np.ndarray) -> Lattice:
@@ -242,7 +244,9 @@ def _rim_contrast(lattice: Lattice, lab: np.ndarray, keys: list[tuple[int, int]]
     """The median over ``keys`` (row, col) of how far each cell's colour (``cell_colours``)
     lies from the median colour at its corners, where it meets its neighbours (Delta E);
     NaN when no cell lies wholly on the image."""
-    apart = rim_contrasts(lattice, lab, keys)
+    apart = np.linalg.norm(
+        cell_colours(lattice, lab, keys) - cell_colours(lattice, lab, keys, CORNERS), axis=1
+    )
     shown = ~np.isnan(apart)
     return float(np.median(apart[shown])) if shown.any() else float("nan")
 

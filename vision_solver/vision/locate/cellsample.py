@@ -73,19 +73,6 @@ def cell_colours(
     return colours
 
 
-#: Where a cell's corners are sampled, in cells from its centre: where four cells meet.
-CORNERS = np.array([(-0.5, -0.5), (0.5, -0.5), (-0.5, 0.5), (0.5, 0.5)])
-
-
-def rim_contrasts(lattice: Lattice, lab: np.ndarray, keys: list[tuple[int, int]]) -> np.ndarray:
-    """How far each cell (row, col) in ``keys`` stands out from where it meets its neighbours:
-    the Delta E between its colour (``cell_colours``) and the median colour at its corners;
-    NaN where either lies off the image."""
-    return np.linalg.norm(
-        cell_colours(lattice, lab, keys) - cell_colours(lattice, lab, keys, CORNERS), axis=1
-    )
-
-
 #: Where the edge a cell shares with its neighbour to the right is sampled (cells from its
 #: centre): at three places along it, each at three depths across it (a thin line drawn
 #: there may fall a pixel to either side of the lattice's).
