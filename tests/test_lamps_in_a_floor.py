@@ -24,6 +24,7 @@ from vision_solver.vision.locate.plane import search_board
 from vision_solver.vision.locate.within import (
     OBJECT_PX,
     _alike_around,
+    _dense_block,
     _many_colours,
     _set_into,
     _spacing,
@@ -336,3 +337,62 @@ def test_square_lamps_in_cells_that_cut_the_floor_tiles_are_no_direction_board()
     reading = read_board(scene.image, looks=[])
     assert reading.puzzle == "lights"
     assert np.array_equal(reading.cells, scene.cells)
+
+
+def _places(rows: list[str]) -> np.ndarray:
+    """``(n, 2)`` (col, row) places of the ``#`` in ``rows``."""
+    width = max(len(line) for line in rows)
+    marks = np.array([list(line.ljust(width, ".")) for line in rows]) == "#"
+    return np.argwhere(marks)[:, ::-1]
+
+
+def test_groups_of_lit_lamps_parted_by_a_line_of_unlit_ones_are_one_board():
+    """Only the lit lamps show: a lights board's upper rows, parted from the rest by unlit
+    lamps, form a group of their own.  One empty place from the block, it joins it while the
+    box stays dense; a lone object (a crate, a creature) as near does not."""
+    board = [
+        "#..#.#.",
+        "#...#..",
+        "...#..#",
+        "#.#.#.#",
+        "#......",
+        "#...##.",
+        ".#####.",
+        "#######",
+    ]
+    (first, last), held = _dense_block(_places(board))
+    assert first.tolist() == [0, 0] and last.tolist() == [6, 7]
+    assert held == 27
+    # the lower block alone (the largest group) before: the upper rows join it
+    (first, last), _ = _dense_block(_places(board[3:]))
+    assert first.tolist() == [0, 0] and last.tolist() == [6, 4]
+    crate = ["...#...", "......."]
+    (first, last), held = _dense_block(_places(crate + board[3:]))
+    assert first.tolist() == [0, 2] and last.tolist() == [6, 6]  # the crate stays out
+    assert held == 20
+
+
+def test_a_group_that_would_leave_the_box_sparse_is_not_the_boards():
+    """A trail of objects (stepping stones) starting one empty place from a board would
+    stretch its box over empty places: it is no part of the board."""
+    block = ["#####", "#####", "#####", "....."]
+    trail = [line + "....." for line in block] + [
+        ".....#....",
+        "......#...",
+        ".......#..",
+        "........#.",
+    ]
+    (first, last), held = _dense_block(_places(trail))
+    assert first.tolist() == [0, 0] and last.tolist() == [4, 2]
+    assert held == 15
+    # the same group nearer, leaving the box dense, joins it
+    (first, last), held = _dense_block(_places(block[:3] + trail[4:6]))
+    assert first.tolist() == [0, 0] and last.tolist() == [6, 4]
+    assert held == 17
+
+
+def test_lamps_parted_into_groups_by_unlit_rows_are_found_whole():
+    """A fresh tuning-side scene: three rows of mostly unlit lamps, which hardly show on
+    the floor's dark tiles, part the lit lamps of the top rows from the rest (read as 5x7
+    for 8x7 before)."""
+    _located_as_drawn(_scene(2148))

@@ -76,6 +76,11 @@ MOST_FILLED = 0.8
 #: 0.56 and 0.66 where the unlit ones showed not at all; 0.47, 38 of 81 lamps lit, on
 #: tuning 248, which 0.5 lost to the floor's lattice) ...
 DENSE = 0.35
+#: ... and the groups of at least JOINED objects one empty place or less from that box,
+#: each taken in while the box stays DENSE: where the unlit lamps hardly show, a line of
+#: them parts the lit ones into groups (tuning 2148: three rows of seven with seven lit,
+#: cut off the board).  A lone object near a board is a creature or a crate.
+JOINED = 2
 #: ... of at least this many objects, and no more than this share of the floor's cells;
 #: the floor runs on round it on this many sides (a cell at least), and no more than
 #: FLOOR_HOLDS of its cells there hold something of their own (HOLDS of a cell or more
@@ -379,20 +384,39 @@ def _step_of(gaps: np.ndarray) -> float | None:
 
 
 def _dense_block(places: np.ndarray) -> tuple[tuple[np.ndarray, np.ndarray], int] | None:
-    """The first and last ``(col, row)`` places of the box round the largest 8-connected
-    group of occupied places, and how many it holds, when DENSE of the box is occupied and
-    it holds LEAST_BLOCK."""
+    """The first and last ``(col, row)`` places of the board's box, and how many objects it
+    holds, when DENSE of the box is occupied and it holds LEAST_BLOCK.
+
+    The box starts round the largest 8-connected group of occupied places and takes in
+    each group of JOINED objects or more that lies one empty place from it or nearer,
+    while the box stays DENSE (until no more groups join).
+    """
     low = places.min(axis=0)
     size = places.max(axis=0) - low + 1
     occupied = np.zeros((size[1], size[0]), np.uint8)
     occupied[places[:, 1] - low[1], places[:, 0] - low[0]] = 1
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(occupied, connectivity=8)
+    count, _, stats, _ = cv2.connectedComponentsWithStats(occupied, connectivity=8)
     if count < 2:
         return None
-    best = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
-    x, y, w, h = stats[best, :4]
-    box = occupied[y : y + h, x : x + w]
-    if box.sum() < LEAST_BLOCK or box.mean() < DENSE or min(w, h) < 2:
+    largest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    x, y, w, h = stats[largest, :4].tolist()
+    x0, y0, x1, y1 = x, y, x + w, y + h  # the box, ends exclusive
+    joined = {largest}
+    grew = True
+    while grew:
+        grew = False
+        for group in range(1, count):
+            gx, gy, gw, gh, objects = stats[group].tolist()
+            if group in joined or objects < JOINED:
+                continue
+            if gx > x1 + 1 or gy > y1 + 1 or gx + gw < x0 - 1 or gy + gh < y0 - 1:
+                continue  # two empty places or more away
+            wider = min(x0, gx), min(y0, gy), max(x1, gx + gw), max(y1, gy + gh)
+            if occupied[wider[1] : wider[3], wider[0] : wider[2]].mean() >= DENSE:
+                (x0, y0, x1, y1), grew = wider, True
+                joined.add(group)
+    box = occupied[y0:y1, x0:x1]
+    if box.sum() < LEAST_BLOCK or box.mean() < DENSE or min(box.shape) < 2:
         return None
-    first = low + [x, y]
-    return (first, first + [w - 1, h - 1]), int(box.sum())
+    first = low + [x0, y0]
+    return (first, low + [x1 - 1, y1 - 1]), int(box.sum())
