@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from synth import render_board
 from synth.chairs import _FACING
+from synth.photo import photo_scene
 from synth.wild import FAMILIES, FLAT_FAMILIES, PUZZLE_OF_FAMILY, wild_scene
 from synth.wild_board import _round_box
 from synth.wild_chairs import CHAIR_FAMILIES, _bench_model, _chair_model
@@ -16,8 +17,11 @@ from synth.wild_chairs import CHAIR_FAMILIES, _bench_model, _chair_model
 from vision_solver.errors import BoardInputError
 from vision_solver.rules import PuzzleKind
 from vision_solver.vision.classify import read_cells
+from vision_solver.vision.colour import SAME_COLOUR
 from vision_solver.vision.geometry import board_at
 from vision_solver.vision.grid import Grid
+from vision_solver.vision.locate.cellsample import alike_to_neighbours
+from vision_solver.vision.locate.dual import ALIKE
 from vision_solver.vision.pipeline import read_board
 
 LIGHTS = [f for f in FLAT_FAMILIES if PUZZLE_OF_FAMILY[f] == "lights"]
@@ -424,6 +428,31 @@ def test_the_tiles_around_a_lattice_of_gaps_are_the_board(seed):
     split by their glyphs: the blobs where four tiles meet, all the panel's colour, are the
     surest lattice; the board is the tiles half a step off them, a row and a column more."""
     _reads_exactly(seed, "arrow-tiles")
+
+
+def test_gaps_shaded_across_a_photographed_screen_are_still_one_colour():
+    """A glare spot brightens one side of a screen: the gaps where four tiles meet run from
+    dark to light across the board, far from their median at both ends, yet each gap is
+    within a shade of its neighbours'.  Gaps of two colours, scattered, are not."""
+    keys = [(row, col) for row in range(6) for col in range(6)]
+    shaded = np.array([(25.0 + 6.0 * col + 3.0 * row, 0.0, 0.0) for row, col in keys])
+    assert np.mean(np.abs(shaded[:, 0] - np.median(shaded[:, 0])) < SAME_COLOUR) < ALIKE
+    assert alike_to_neighbours(keys, shaded) == 1.0
+    scattered = np.where(
+        (np.random.default_rng(3).random(len(keys)) < 0.5)[:, None], shaded, shaded + 40.0
+    )
+    assert alike_to_neighbours(keys, scattered) < 0.7
+
+
+def test_round_tiles_on_a_screen_shaded_by_glare_are_the_board_not_their_gaps():
+    """A tuning-side photo (the scored side stays unseen) of a monitor whose glare lightens
+    the board's left side: the gaps where four round tiles meet, from L* 30 to 52, placed a
+    lattice of one row and one column fewer, half a cell off (read 10x10 for 11x11)."""
+    scene = photo_scene(4304, "monitor")
+    reading = read_board(scene.image, looks=[])
+    assert (reading.rows, reading.cols) == scene.cells.shape
+    diagonal = float(np.linalg.norm(scene.corners[2] - scene.corners[0]))
+    assert np.abs(reading.grid.corners - scene.corners).max() < 0.01 * diagonal
 
 
 @pytest.mark.parametrize("seed", [11536, 11648])

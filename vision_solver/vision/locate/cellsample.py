@@ -143,3 +143,21 @@ def one_of_each(colours: np.ndarray, tolerance: float = SAME_COLOUR) -> np.ndarr
         palette.append(left[0])
         left = left[np.linalg.norm(left - left[0], axis=1) >= tolerance]
     return np.array(palette).reshape(-1, 3)
+
+
+def alike_to_neighbours(keys: list[tuple[int, int]], colours: np.ndarray) -> float:
+    """The share of neighbouring points of a lattice (``keys``, (row, col): side by side or
+    one above the other) whose ``colours`` (``(n, 3)``, in ``keys``' order) lie within
+    SAME_COLOUR of each other; 0 when no two are neighbours.  A page or a screen shaded
+    across (a vignette, a glare spot) still matches from each point to the next."""
+    at = {key: i for i, key in enumerate(keys)}
+    pairs = [
+        (i, at[(row + d_row, col + d_col)])
+        for (row, col), i in at.items()
+        for d_row, d_col in ((0, 1), (1, 0))
+        if (row + d_row, col + d_col) in at
+    ]
+    if not pairs:
+        return 0.0
+    one, other = np.array(pairs).T
+    return float(np.mean(np.linalg.norm(colours[one] - colours[other], axis=1) < SAME_COLOUR))

@@ -18,14 +18,16 @@ import numpy as np
 
 from ..colour import SAME_COLOUR, on_scale
 from ..geometry import apply_homography
-from .cellsample import cell_colours
+from .cellsample import alike_to_neighbours, cell_colours
 from .judge import pitch
 from .lattice import Lattice
 from .segment import Blob
 
 #: Gaps between tiles are small beside the pitch (median size under this share) ...
 GAP_SIZE = 0.6
-#: ... all one colour (this share of them within SAME_COLOUR of their median) ...
+#: ... all one colour (this share of them within SAME_COLOUR of their median, or of their
+#: neighbouring pairs within SAME_COLOUR of each other: glare shades a photographed screen's
+#: gaps across the board) ...
 ALIKE = 0.9
 #: ... and this share of the tiles' middles, half a step off, are not that
 #: colour in every row and every column of tiles ...
@@ -70,7 +72,8 @@ def tiles_around(lattice: Lattice, blobs: list[Blob], lab: np.ndarray) -> Lattic
         return None
     colours = on_scale(lab[at[:, 1], at[:, 0]])
     gap = np.median(colours, axis=0)
-    if np.mean(np.linalg.norm(colours - gap, axis=1) < SAME_COLOUR) < ALIKE:
+    near_median = float(np.mean(np.linalg.norm(colours - gap, axis=1) < SAME_COLOUR))
+    if max(near_median, alike_to_neighbours(list(lattice.members), colours)) < ALIKE:
         return None
     # between two neighbouring gaps runs the narrow gap between two tiles: the gaps' colour,
     # or where the tiles nearly touch, nearer it than the tiles beside it
@@ -81,8 +84,13 @@ def tiles_around(lattice: Lattice, blobs: list[Blob], lab: np.ndarray) -> Lattic
         return None
     apart = np.linalg.norm(on_scale(lab[between[:, 1], between[:, 0]]) - gap, axis=1)
     if np.mean(apart < SAME_COLOUR) < JOINED:
-        every_seam = len(between) == len(halfway)  # (the seams test needs them all)
-        if not every_seam or _seams_darker(lattice, keys, lab, gap, apart) < SEAMS:
+        if len(between) < len(halfway):
+            return None  # (the seams test needs them all)
+        # Each seam is told from the gap it runs from, not from the gaps' median: a
+        # photographed screen shades its gaps across the board (glare, vignetting).
+        own = np.concatenate([colours, colours])
+        seams = np.linalg.norm(on_scale(lab[between[:, 1], between[:, 0]]) - own, axis=1)
+        if _seams_darker(lattice, keys, lab, own, seams) < SEAMS:
             return None
     shift = np.array([[1.0, 0.0, -0.5], [0.0, 1.0, -0.5], [0.0, 0.0, 1.0]])
     (r0, r1), (c0, c1) = lattice.rows, lattice.cols
@@ -136,9 +144,9 @@ def _seams_darker(
     seam: np.ndarray,
 ) -> float:
     """The share of the points half-way between two neighbouring gaps (``keys``, (row, col);
-    ``seam``: their distances from the ``gap`` colour) nearer that colour, by half
-    SAME_COLOUR or more, than both points SEAM_SIDE of a step across the seam from them (0
-    when one of those is off the image)."""
+    ``seam``: their distances from the ``gap`` colour, one or each point's own) nearer that
+    colour, by half SAME_COLOUR or more, than both points SEAM_SIDE of a step across the seam
+    from them (0 when one of those is off the image)."""
     beside = []
     for side in (-SEAM_SIDE, SEAM_SIDE):
         uv = [(c + 0.5, r + side) for r, c in keys] + [(c + side, r + 0.5) for r, c in keys]

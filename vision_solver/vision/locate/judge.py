@@ -11,7 +11,7 @@ import numpy as np
 
 from ..colour import SAME_COLOUR, SAME_PAINT, on_scale
 from ..geometry import apply_homography
-from .cellsample import RING, cell_points, on_image
+from .cellsample import RING, alike_to_neighbours, cell_points, on_image
 from .lattice import Lattice, Pool
 from .segment import Blob
 
@@ -193,7 +193,7 @@ def page_pattern(lattice: Lattice, lab: np.ndarray, page: np.ndarray) -> bool:
     # A page shaded across (a vignette, a tint that fades) varies its squares' colour
     # smoothly, so each is still its neighbours' colour; a board's cells of two states
     # differ from many of theirs.
-    alike = max(alike, _alike_to_neighbours(lattice))
+    alike = max(alike, alike_to_neighbours(list(lattice.members), colours))
     if alike < RUNS_OFF_ALIKE or np.linalg.norm(median - page) >= SAME_COLOUR:
         return False
     ring = cell_points(lattice, list(lattice.members), RING)
@@ -215,22 +215,6 @@ def page_pattern(lattice: Lattice, lab: np.ndarray, page: np.ndarray) -> bool:
     if len(lattice.members) >= RUNS_OFF_CELLS and (faint or runs_off(lattice, lab.shape)):
         return True  # many cells, most of them the page
     return alike >= PAGE_ALIKE and faint
-
-
-def _alike_to_neighbours(lattice: Lattice) -> float:
-    """The share of a lattice's neighbouring members (side by side or one above the other)
-    whose colours lie within SAME_COLOUR of each other (0 when no two are neighbours)."""
-    members = lattice.members
-    pairs = [
-        (blob.colour, members[(row + d_row, col + d_col)].colour)
-        for (row, col), blob in members.items()
-        for d_row, d_col in ((0, 1), (1, 0))
-        if (row + d_row, col + d_col) in members
-    ]
-    if not pairs:
-        return 0.0
-    one, other = np.array(pairs, dtype=np.float64).transpose(1, 0, 2)
-    return float(np.mean(np.linalg.norm(one - other, axis=1) < SAME_COLOUR))
 
 
 def runs_off(lattice: Lattice, shape: tuple[int, ...]) -> bool:
