@@ -824,3 +824,58 @@ def test_glyphs_whose_colour_turns_clearly_are_arrows_though_their_tiles_pass_fo
     reading = read_cells(scene.image, _true_grid(scene))
     assert reading.puzzle == "arrows"
     assert reading.cells.tolist() == scene.cells.tolist()
+
+
+def test_lightness_maps_keep_the_side_of_its_tile_a_glyph_lies_on():
+    """``lightness_maps``: each pixel's L* above its cell's own (the median of its middle),
+    0 below it; with ``lighter`` False, below it instead.  Two grey cells, one holding a glyph
+    20 L* lighter than its tile and one a glyph 20 darker."""
+    from vision_solver.vision.classify.turns import lightness_maps
+
+    size = 32
+    lab = np.full((size, 2 * size, 3), (50.0, 0.0, 0.0))
+    lab[12:20, 12:20, 0] = 70.0  # a light glyph in the first cell
+    lab[12:20, size + 12 : size + 20, 0] = 30.0  # a dark one in the second
+    lab8 = np.dstack([lab[..., 0] * 255 / 100, lab[..., 1] + 128, lab[..., 2] + 128])
+    board = cv2.cvtColor(lab8.round().astype(np.uint8), cv2.COLOR_LAB2BGR)
+    lifted = lightness_maps(board, 1, 2, lighter=True)
+    dropped = lightness_maps(board, 1, 2, lighter=False)
+    assert lifted.shape == (2, size, size)
+    assert lifted[0, 16, 16] == pytest.approx(20, abs=1) and lifted[1].max() < 1
+    assert dropped[1, 16, 16] == pytest.approx(20, abs=1) and dropped[0].max() < 1
+    assert lifted[0, 2, 2] < 1  # the tile itself, at its own lightness
+
+
+def test_a_reading_by_lightness_stands_only_where_sure_and_in_more_than_two_opposite_turns():
+    """``_lightness_clearly``: lit and unlit bevelled tiles, less what every cell shares, read
+    in two opposite turns (or all but a cell so, on a photo): no direction board.  A reading in
+    three turns stands where it is sure of its cells (LIGHTNESS_SURE), not where it is not."""
+    from vision_solver.vision.classify import LIGHTNESS_SURE, _lightness_clearly
+    from vision_solver.vision.classify.turns import TurnReading
+
+    sure = np.ones((5, 6))
+    opposite = np.array([0, 2] * 15).reshape(5, 6)
+    all_but_one = opposite.copy()
+    all_but_one[2, 3] = 1
+    three = np.arange(30).reshape(5, 6) % 3
+    assert _lightness_clearly(TurnReading(opposite, sure, 1.0)) is None
+    assert _lightness_clearly(TurnReading(all_but_one, sure, 1.0)) is None
+    kept = TurnReading(three, sure, 1.0)
+    assert _lightness_clearly(kept) is kept
+    unsure = TurnReading(three, np.full((5, 6), LIGHTNESS_SURE - 0.05), 1.0)
+    assert _lightness_clearly(unsure) is None
+    assert _lightness_clearly(None) is None
+
+
+def test_thin_light_arrows_blurred_into_their_tiles_hue_are_read_by_their_lightness():
+    """A tuning photo of a monitor among other grids, showing thin light arrows on round tiles
+    of one colour: blur gives each glyph its tile's hue, so neither the ink nor the glyphs'
+    colour read turns, and the photo's moire passes for grass, where 3-D objects stand.  It
+    was read as objects, 151 of its 156 cells wrong.  Read by how much lighter than its tile
+    each pixel is, less what every cell shares, the board reads exactly."""
+    from synth.photo import photo_scene
+
+    scene = photo_scene(128, "competing")
+    reading = read_board(scene.image, looks=[])
+    assert reading.puzzle == "arrows"
+    assert reading.cells.tolist() == scene.cells.tolist()

@@ -128,7 +128,8 @@ class TurnReading:
     #: How clearly the cells' votes name the turn that is "up" (``_offset``): the winning
     #: direction's share of the votes less the runner-up's (0..1).
     offset_margin: float = 1.0
-    #: What the cells were matched by: "ink", "glyph colour" or "turning ink" (``read_turns``).
+    #: What the cells were matched by: "ink", "glyph colour", or either or "lightness" less what
+    #: every cell shares ("turning ink", ...: ``read_turns``).
     read_by: str = "ink"
 
     @property
@@ -221,6 +222,7 @@ def read_turns(
     finer: Callable[[], np.ndarray] | None = None,
     turning: bool = False,
     lenient: bool = False,
+    by_lightness: bool = False,
 ) -> TurnReading | None:
     """Read a rectified board as one object in four turns.
 
@@ -241,6 +243,11 @@ def read_turns(
     where it stands (``turning_maps``): a bevel of the glyph's colour.  Both
     read the glyphs' colour less what every cell shares: a highlight band
     of the glyphs' colour across every tile.
+    ``by_lightness`` reads the cells by how much lighter than its cell's own
+    colour each pixel is (or darker, where the glyphs are darker than their
+    tiles: ``lightness_maps``), less what every cell shares (as ``turning``):
+    a thin light glyph on a photographed screen, blurred into its tile's hue,
+    inks little and shares no colour from tile to tile, yet stands out in L*.
     ``lenient`` lets a sample whose cells match the template poorly but
     stand apart in their turns by TURN_MARGIN be asked as a whole (by its
     halves) too.
@@ -249,6 +256,7 @@ def read_turns(
     # (a board not much larger than the sample is its own sample: one pass)
     picked = count if count <= 2 * SAMPLE else SAMPLE
     sample = np.unique(np.linspace(0, count - 1, picked).round().astype(int))
+    turning = turning or by_lightness
     if by_glyph_colour or turning:
         inked = ink_maps(board, rows, cols, sample)
         if _blank(inked):
@@ -268,6 +276,12 @@ def read_turns(
             if len(sample) < count and not _may_turn(cut(sample_maps), lenient):
                 return None  # the sample's glyphs turn not: nor the board's
             every = cut(glyph_maps(board, rows, cols, glyph))
+        elif by_lightness:
+            lighter = _glyphs_lighter(board, rows, cols, sample, inked)
+            sample_maps = turning_maps(lightness_maps(board, rows, cols, lighter, sample))
+            if len(sample) < count and not _may_turn(sample_maps, lenient):
+                return None  # the sample's lightness, less what its cells share, turns not
+            every = turning_maps(lightness_maps(board, rows, cols, lighter))
         else:
             if len(sample) < count and not _may_turn(turning_maps(inked), lenient):
                 return None  # the sample, less what its cells share, turns not: nor the board
@@ -294,12 +308,42 @@ def read_turns(
             lambda cells: ink_maps(board, rows, cols, cells), sample, rows, cols, lenient
         )
     if reading is CLOSE_CALL and finer is not None:
-        return read_turns(finer(), rows, cols, by_glyph_colour, turning=turning, lenient=lenient)
+        return read_turns(
+            finer(),
+            rows,
+            cols,
+            by_glyph_colour,
+            turning=turning,
+            lenient=lenient,
+            by_lightness=by_lightness,
+        )
     if not isinstance(reading, TurnReading):
         return None
-    maps = "glyph colour" if by_glyph_colour else "ink"
+    maps = "glyph colour" if by_glyph_colour else "lightness" if by_lightness else "ink"
     reading.read_by = f"turning {maps}" if turning else maps
     return reading
+
+
+def lightness_maps(
+    board: np.ndarray, rows: int, cols: int, lighter: bool, cells: np.ndarray | None = None
+) -> np.ndarray:
+    """``(n, size, size)`` float32: how much lighter (L*) than its cell's own each pixel of
+    ``cells`` is (row-major indices, every cell by default), 0 where it is not; darker
+    instead where the glyphs are darker than their tiles (not ``lighter``).  A cell's own
+    lightness is the median of its middle, as its own colour is in ``ink_maps``."""
+    light = cell_lab(board, rows, cols, cells)[..., 0]
+    own = np.median(_middles(light).reshape(len(light), -1), axis=1)[:, None, None]
+    return np.clip(light - own if lighter else own - light, 0, None).astype(np.float32)
+
+
+def _glyphs_lighter(
+    board: np.ndarray, rows: int, cols: int, sample: np.ndarray, inked: np.ndarray
+) -> bool:
+    """Whether the glyphs (``glyph_colour`` of the ``sample`` whose ink maps are ``inked``)
+    are lighter than the sample's cells' own lightness (the median of their middles)."""
+    glyph = glyph_colour(board, rows, cols, sample, inked)
+    own = float(np.median(_middles(cell_lab(board, rows, cols, sample))[..., 0]))
+    return bool(glyph[0] >= own)
 
 
 def turning_maps(maps: np.ndarray) -> np.ndarray:
