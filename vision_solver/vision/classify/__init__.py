@@ -178,7 +178,9 @@ def read_cells(
                 # A photographed screen's moire and noise pass for grass, where 3-D objects
                 # stand: the glyphs' lightness less what every cell shares reads thin light
                 # glyphs blurred into their tiles' hue, kept only where it reads the board
-                # surely and in more than two opposite turns (``_lightness_clearly``).
+                # surely and in more than two opposite turns (``_lightness_clearly``).  (Asked
+                # off grass too, after the ways below, it turned one tuning photo read as
+                # lights into arrows with a cell wrong, and cost a numbered screenshot 4%.)
                 turns = _lightness_clearly(
                     read_turns(stack.board(), grid.rows, grid.cols, by_lightness=True, finer=finer)
                 )
@@ -187,16 +189,9 @@ def read_cells(
                 # every cell alike: the board read again on its grid moved a little.  And a
                 # screen photographed at an angle shades every tile alike where it stands,
                 # which may outweigh a small glyph in the ink: the ink less what every cell
-                # shows alike (``turning``) sees the glyph turn; the glyphs' lightness so, a
-                # glyph blurred into its tile's hue (``_lightness_clearly``).
-                turns = (
-                    _read_turns_moved(stack)
-                    or read_turns(stack.board(), grid.rows, grid.cols, turning=True, finer=finer)
-                    or _lightness_clearly(
-                        read_turns(
-                            stack.board(), grid.rows, grid.cols, by_lightness=True, finer=finer
-                        )
-                    )
+                # shows alike (``turning``) sees the glyph turn.
+                turns = _read_turns_moved(stack) or read_turns(
+                    stack.board(), grid.rows, grid.cols, turning=True, finer=finer
                 )
             if turns is not None and (puzzle == PuzzleKind.arrows or turns.varied):
                 objects = _objects_rather(stack, turns, grass, objects_of)
@@ -502,7 +497,7 @@ LIGHTNESS_SURE = 0.85
 #: boards read in several turns 9, 8 of them in two opposite turns and one in all but 1 of
 #: its 30 cells; arrow boards 170, 165 of them exactly, their mean sureness 0.55 to 1.0
 #: (median 0.92), the 5 others' 0.69 to 0.92 (3 of these below LIGHTNESS_SURE).  On the
-#: boards and photos as located, the rule mended one photo and lost none.
+#: boards and photos as located, the reading so kept mended one photo and lost none.
 ONE_AXIS = 0.95
 
 
