@@ -18,6 +18,7 @@ stand* would wash head against tail out).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -261,8 +262,10 @@ def read_turns(
         inked = ink_maps(board, rows, cols, sample)
         if _blank(inked):
             return None
+        # the glyphs' colour, found in the sample once (a k-means) for every use below
+        sample_glyph = functools.cache(lambda: glyph_colour(board, rows, cols, sample, inked))
         if by_glyph_colour:
-            glyph = glyph_colour(board, rows, cols, sample, inked)
+            glyph = sample_glyph()
             sample_maps = glyph_maps(board, rows, cols, glyph, sample)
             window = _glyph_window(sample_maps)
             if window is not None and finer is not None and window[2] < GLYPH_SMALL * len(inked[0]):
@@ -277,7 +280,7 @@ def read_turns(
                 return None  # the sample's glyphs turn not: nor the board's
             every = cut(glyph_maps(board, rows, cols, glyph))
         elif by_lightness:
-            lighter = _glyphs_lighter(board, rows, cols, sample, inked)
+            lighter = _glyphs_lighter(board, rows, cols, sample, sample_glyph())
             sample_maps = turning_maps(lightness_maps(board, rows, cols, lighter, sample))
             if len(sample) < count and not _may_turn(sample_maps, lenient):
                 return None  # the sample's lightness, less what its cells share, turns not
@@ -291,8 +294,7 @@ def read_turns(
             # Turns matched by the ink less what every cell shows alike are voted on by the
             # ink and the glyph colour (``_offset``): the dark notches that taking the
             # shared part away leaves beside a glyph may read as an arrow's.
-            glyph = glyph_colour(board, rows, cols, sample, inked)
-            return [inked, glyph_maps(board, rows, cols, glyph, sample)]
+            return [inked, glyph_maps(board, rows, cols, sample_glyph(), sample)]
 
         reading = _read_maps(
             lambda cells: every if cells is None else every[cells],
@@ -337,11 +339,10 @@ def lightness_maps(
 
 
 def _glyphs_lighter(
-    board: np.ndarray, rows: int, cols: int, sample: np.ndarray, inked: np.ndarray
+    board: np.ndarray, rows: int, cols: int, sample: np.ndarray, glyph: np.ndarray
 ) -> bool:
-    """Whether the glyphs (``glyph_colour`` of the ``sample`` whose ink maps are ``inked``)
-    are lighter than the sample's cells' own lightness (the median of their middles)."""
-    glyph = glyph_colour(board, rows, cols, sample, inked)
+    """Whether the glyphs (their colour ``glyph``, L*a*b*: ``glyph_colour``) are lighter than
+    the ``sample``'s cells' own lightness (the median of their middles)."""
     own = float(np.median(_middles(cell_lab(board, rows, cols, sample))[..., 0]))
     return bool(glyph[0] >= own)
 

@@ -82,14 +82,15 @@ def tiles_around(lattice: Lattice, blobs: list[Blob], lab: np.ndarray) -> Lattic
     between = _pixels(lattice, halfway, lab.shape, every=False)
     if between is None or not len(between):
         return None
-    apart = np.linalg.norm(on_scale(lab[between[:, 1], between[:, 0]]) - gap, axis=1)
+    seam_colours = on_scale(lab[between[:, 1], between[:, 0]])
+    apart = np.linalg.norm(seam_colours - gap, axis=1)
     if np.mean(apart < SAME_COLOUR) < JOINED:
         if len(between) < len(halfway):
             return None  # (the seams test needs them all)
         # Each seam is told from the gap it runs from, not from the gaps' median: a
         # photographed screen shades its gaps across the board (glare, vignetting).
         own = np.concatenate([colours, colours])
-        seams = np.linalg.norm(on_scale(lab[between[:, 1], between[:, 0]]) - own, axis=1)
+        seams = np.linalg.norm(seam_colours - own, axis=1)
         if _seams_darker(lattice, keys, lab, own, seams) < SEAMS:
             return None
     shift = np.array([[1.0, 0.0, -0.5], [0.0, 1.0, -0.5], [0.0, 0.0, 1.0]])
