@@ -158,9 +158,9 @@ def test_tiles_all_of_one_colour_are_not_moved_by_their_gaps():
     assert gaps_shift(scene.image, grid).tolist() == [0.0, 0.0]
 
 
-def _tiles(lit_top: bool, seed: int = 0) -> np.ndarray:
+def _tiles(lit_top: bool, seed: int = 0, lift: int = 50) -> np.ndarray:
     """A 5x4 board of 40-pixel tiles of random colours on a dark page, each lit over its top
-    half when ``lit_top``."""
+    half when ``lit_top`` (``lift`` levels lighter in every channel)."""
     rng = np.random.default_rng(seed)
     image = np.full((300, 260, 3), 30, np.uint8)
     for row in range(5):
@@ -169,7 +169,7 @@ def _tiles(lit_top: bool, seed: int = 0) -> np.ndarray:
             y, x = 40 + row * 44, 40 + col * 44
             image[y : y + 40, x : x + 40] = colour
             if lit_top:
-                image[y : y + 18, x : x + 40] = np.minimum(colour + 50, 255)
+                image[y : y + 18, x : x + 40] = np.minimum(colour + lift, 255)
     return image
 
 
@@ -182,6 +182,13 @@ def _split_grid() -> Grid:
 
 def test_tiles_lit_over_their_top_half_taken_for_two_cells_each_are_joined():
     assert joined_halves(_tiles(lit_top=True), _split_grid()) == (5, 4)
+
+
+def test_tiles_with_a_faint_highlight_over_their_top_half_are_joined_too():
+    """A pale band on a bright tile is lighter than the rest by about 2 L*: every pair of
+    half cells is still shaded alike, as no board's rows are."""
+    for seed in range(3):
+        assert joined_halves(_tiles(lit_top=True, seed=seed, lift=5), _split_grid()) == (5, 4)
 
 
 def test_cells_half_as_tall_as_wide_that_are_not_shaded_alike_in_pairs_stay():

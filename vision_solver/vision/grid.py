@@ -30,10 +30,13 @@ OBLIQUE = 0.03
 #: seen at JOIN_PX pixels a cell.  Measured: fresh tuning boards of tiles lit over their
 #: top half, found as half tiles, 0.5 tall and 1.00 of their pairs alike; the tuning looks
 #: (seeds 0 to 400, seven flat families, as located) have no lattice of cells 0.35 to 0.7
-#: as tall as wide but one in a scene (its pairs 0.33 alike).
+#: as tall as wide but one in a scene (its pairs 0.33 alike).  A pale highlight on a bright
+#: green tile is lighter than the rest of the tile by only 2.0 (tuning lights-tiles 2076,
+#: 12 rows read as 24 when SHADE was 3.0); a board's own cells shade a pair alike by
+#: chance in half the pairs, noise or not.
 HALF_CELLS = (0.35, 0.7)
 SHADED_ALIKE = 0.9
-SHADE = 3.0
+SHADE = 1.5
 JOIN_PX = 16
 
 
