@@ -879,3 +879,15 @@ def test_thin_light_arrows_blurred_into_their_tiles_hue_are_read_by_their_lightn
     reading = read_board(scene.image, looks=[])
     assert reading.puzzle == "arrows"
     assert reading.cells.tolist() == scene.cells.tolist()
+
+
+def test_arrows_whose_tiles_carry_a_highlight_band_read_by_the_clearest_votes():
+    """White arrows on bevelled tiles lit over their top half (tuning arrow tiles 2048): the
+    ink's votes named "up" at 0.58 with four downward arrows read upward, the band outweighing
+    their heads; the glyphs' colour votes clearer and reads every cell."""
+    from synth.wild import wild_scene
+
+    scene = wild_scene(2048, "arrow-tiles")
+    reading = read_board(scene.image, looks=[])
+    assert reading.puzzle == "arrows"
+    assert reading.cells.tolist() == scene.cells.tolist()

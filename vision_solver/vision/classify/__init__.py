@@ -144,7 +144,7 @@ def read_cells(
         inked = puzzle == PuzzleKind.arrows or _inked(stack.features) or pointing()
         if inked:
             turns = read_turns(stack.board(), grid.rows, grid.cols)
-            if turns is not None and turns.varied and turns.offset_margin < CLEAR_VOTE:
+            if turns is not None and turns.varied and turns.offset_margin < PLAIN_VOTE:
                 # The cells' votes hardly name "up": a tile's bevel, lit from one side, may
                 # have turned some cells a half turn from their glyphs.  The board is read
                 # by the glyphs' colour and by what turns from cell to cell too, and the
@@ -455,11 +455,17 @@ MOVED_FAIRLY_SURE = 0.75
 #: to 0.47, benches on grass 0.02 (the rest read no turns so); flat arrows on dark noisy
 #: tiles the floor test took for grass 0.89 to 1.00.
 GLYPH_VOTE = 0.7
+#: A board read by the glyphs' colour where the ink reads no turns is kept on round tiles
+#: (that pass for lamps) when its votes name "up" this clearly (``_turning_clearly``).
+CLEAR_VOTE = 0.5
 #: A board read by its cells' ink whose votes name "up" less clearly than this is read
 #: the other ways too (``_clearest_turns``).  Measured on the tuning looks' true grids
 #: (arrow tiles, 100 boards): plain readings of 0.92 and more were all right; of 0.23 to
 #: 0.47, two of four turned cells a half turn wrong, and a clearer other way was right.
-CLEAR_VOTE = 0.5
+#: As located, a board of white arrows on bevelled tiles voted 0.58 with four of its
+#: twenty cells a half turn wrong (their tiles' highlight band outweighed the arrows'
+#: heads); read by the glyphs' colour it voted 1.0 and read exactly.
+PLAIN_VOTE = 0.8
 
 
 def _clearest_turns(
