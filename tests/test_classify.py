@@ -223,6 +223,49 @@ def test_the_same_mark_in_every_cell_is_no_direction_board():
     assert set(reading.cells.ravel().tolist()) == {int(reading.cells[0, 0])}
 
 
+def _arrow_board(cells: np.ndarray, shift: tuple[int, int], px: int = 32) -> np.ndarray:
+    """A rectified board of round dark tiles with a pale rim, ``px`` pixels a cell, each
+    holding a cream arrow pointing as ``cells`` say (0 up .. 3 left), every arrow drawn
+    ``shift`` (x, y) pixels off its tile's centre, as on a grid placed a little off the tiles."""
+    rows, cols = cells.shape
+    board = np.full((rows * px, cols * px, 3), 25, np.uint8)
+    up = np.array([[0, -9], [6, -2], [2, -2], [2, 9], [-2, 9], [-2, -2], [-6, -2]], float)
+    for (row, col), direction in np.ndenumerate(cells):
+        centre = np.array([col * px + px / 2, row * px + px / 2])
+        cv2.circle(board, tuple(int(v) for v in centre), int(px * 0.45), (120, 60, 90), -1)
+        cv2.circle(board, tuple(int(v) for v in centre), int(px * 0.45), (170, 120, 150), 2)
+        angle = np.pi / 2 * direction  # clockwise in the image
+        turn = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+        points = up @ turn.T + centre + np.array(shift)
+        cv2.fillPoly(board, [np.round(points).astype(np.int32)], (200, 235, 235))
+    return board
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_arrows_drawn_off_their_tiles_centre_read_every_turn(seed):
+    """Every arrow the same few pixels off its tile's centre: turned into one frame, the
+    arrows stand in four places, and averaged so they blurred head into tail (the cells
+    read a half turn apart at random, or not at all).  Cut where each matched, they do not."""
+    from vision_solver.vision.classify.turns import read_turns
+
+    rng = np.random.default_rng(seed)
+    cells = rng.integers(0, 4, (6, 7))
+    reading = read_turns(_arrow_board(cells, (3, 2)), 6, 7, by_glyph_colour=True, cut=True)
+    assert reading is not None and reading.varied
+    assert reading.cells.tolist() == cells.tolist()
+
+
+def test_arrows_drawn_off_round_tiles_centres_are_no_lights_board():
+    """Tuning arrow tiles 30092 (fresh seed): cream arrows on round tiles, drawn off their
+    centres, read as lights (every way of reading turns blurred head into tail)."""
+    from synth.wild import wild_scene
+
+    scene = wild_scene(30092, "arrow-tiles")
+    reading = read_board(scene.image, looks=[])
+    assert reading.puzzle == "arrows"
+    assert reading.cells.tolist() == scene.cells.tolist()
+
+
 # --- which shade is lit, and what said so ---------------------------------------------------------
 
 

@@ -201,13 +201,23 @@ def _turn_scores(turned: np.ndarray, template: np.ndarray) -> np.ndarray:
     are matched in one call, laid side by side in a strip; each keeps the
     best score of the placements that lie wholly inside it.
     """
+    return _placed_scores(turned, template)[0]
+
+
+def _placed_scores(turned: np.ndarray, template: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``_turn_scores``, and where in each turned map the template matched best:
+    ``(cells, 4, 2)`` (row, column) of its top left corner."""
     count, _, size, _ = turned.shape
     strip = np.ascontiguousarray(turned.transpose(2, 0, 1, 3).reshape(size, count * 4 * size))
     match = cv2.matchTemplate(strip, template, cv2.TM_CCOEFF_NORMED)
     reach = size - template.shape[1] + 1  # placements inside one map, across
     starts = np.arange(count * 4) * size
     inside = match[:, starts[:, None] + np.arange(reach)[None, :]]  # (rows, maps, reach)
-    return inside.max(axis=(0, 2)).reshape(count, 4).astype(np.float64)
+    placements = inside.transpose(1, 0, 2).reshape(count * 4, -1)
+    best = placements.argmax(axis=1)
+    where = np.stack([best // reach, best % reach], axis=1).reshape(count, 4, 2)
+    scores = placements[np.arange(count * 4), best].reshape(count, 4).astype(np.float64)
+    return scores, where
 
 
 def _centre(image: np.ndarray) -> np.ndarray:
@@ -224,6 +234,7 @@ def read_turns(
     turning: bool = False,
     lenient: bool = False,
     by_lightness: bool = False,
+    cut: bool = False,
 ) -> TurnReading | None:
     """Read a rectified board as one object in four turns.
 
@@ -252,6 +263,9 @@ def read_turns(
     ``lenient`` lets a sample whose cells match the template poorly but
     stand apart in their turns by TURN_MARGIN be asked as a whole (by its
     halves) too.
+    ``cut`` learns the template from every map cut where it matched (``_align``): a glyph
+    drawn off its tile's centre stands in four places once the cells are turned into one
+    frame, and their plain mean blurs head into tail.
     """
     count = rows * cols
     # (a board not much larger than the sample is its own sample: one pass)
@@ -270,23 +284,25 @@ def read_turns(
             window = _glyph_window(sample_maps)
             if window is not None and finer is not None and window[2] < GLYPH_SMALL * len(inked[0]):
                 # A glyph small in its cell is read closer, then cut out of it.
-                return read_turns(finer(), rows, cols, True, turning=turning, lenient=lenient)
+                return read_turns(
+                    finer(), rows, cols, True, turning=turning, lenient=lenient, cut=cut
+                )
 
-            def cut(maps: np.ndarray) -> np.ndarray:
+            def windowed(maps: np.ndarray) -> np.ndarray:
                 maps = maps if window is None else _zoomed(maps, window)
                 return turning_maps(maps) if turning else maps
 
-            if len(sample) < count and not _may_turn(cut(sample_maps), lenient):
+            if len(sample) < count and not _may_turn(windowed(sample_maps), lenient, cut):
                 return None  # the sample's glyphs turn not: nor the board's
-            every = cut(glyph_maps(board, rows, cols, glyph))
+            every = windowed(glyph_maps(board, rows, cols, glyph))
         elif by_lightness:
             lighter = _glyphs_lighter(board, rows, cols, sample, sample_glyph())
             sample_maps = turning_maps(lightness_maps(board, rows, cols, lighter, sample))
-            if len(sample) < count and not _may_turn(sample_maps, lenient):
+            if len(sample) < count and not _may_turn(sample_maps, lenient, cut):
                 return None  # the sample's lightness, less what its cells share, turns not
             every = turning_maps(lightness_maps(board, rows, cols, lighter))
         else:
-            if len(sample) < count and not _may_turn(turning_maps(inked), lenient):
+            if len(sample) < count and not _may_turn(turning_maps(inked), lenient, cut):
                 return None  # the sample, less what its cells share, turns not: nor the board
             every = turning_maps(ink_maps(board, rows, cols))
 
@@ -303,11 +319,12 @@ def read_turns(
             cols,
             lenient,
             voters=None if by_glyph_colour and not turning else voters,
+            cut=cut,
         )
     else:
         # The sample's ink first: most boards are told no direction board by it alone.
         reading = _read_maps(
-            lambda cells: ink_maps(board, rows, cols, cells), sample, rows, cols, lenient
+            lambda cells: ink_maps(board, rows, cols, cells), sample, rows, cols, lenient, cut=cut
         )
     if reading is CLOSE_CALL and finer is not None:
         return read_turns(
@@ -318,6 +335,7 @@ def read_turns(
             turning=turning,
             lenient=lenient,
             by_lightness=by_lightness,
+            cut=cut,
         )
     if not isinstance(reading, TurnReading):
         return None
@@ -486,6 +504,7 @@ def _read_maps(
     cols: int,
     lenient: bool = False,
     voters: Callable[[], list[np.ndarray]] | None = None,
+    cut: bool = False,
 ) -> TurnReading | str | None:
     """Read the board as one object in four turns from its cells' maps.
 
@@ -498,7 +517,7 @@ def _read_maps(
     """
     count = rows * cols
     maps = maps_of(sample)
-    template, turns, scores = _align(maps)
+    template, turns, scores = _align(maps, cut=cut)
     if template is None:
         return None
     # The margin a cell's best turn is measured by: TURN_MARGIN, or on a board
@@ -506,17 +525,17 @@ def _read_maps(
     margin_scale = TURN_MARGIN
     every = maps if len(sample) == count else None
     if _turned(scores) < TURNED_CELLS:
-        if not _sample_may_agree(scores, lenient) or not _shapes_turn(maps):
+        if not _sample_may_agree(scores, lenient) or not _shapes_turn(maps, cut):
             return None
         every = maps_of(None) if every is None else every
-        if not _halves_agree(maps, every):
+        if not _halves_agree(maps, every, cut):
             return CLOSE_CALL
         ordered = np.sort(scores, axis=1)
         margin_scale = min(TURN_MARGIN, float(np.median(ordered[:, -1] - ordered[:, -2])) / 2)
     sample_maps = maps
     if len(sample) < count:  # the whole board, by the sample's template
         maps = maps_of(None) if every is None else every
-        template, turns, scores = _align(maps, template, rounds=1)
+        template, turns, scores = _align(maps, template, rounds=1, cut=cut)
         if template is None:
             return None
         # The sample votes in the frame the whole board was read in: a template that
@@ -534,9 +553,9 @@ def _read_maps(
     return TurnReading(cells, confidence.reshape(rows, cols), _turned(scores), offset_margin)
 
 
-def _may_turn(maps: np.ndarray, lenient: bool) -> bool:
+def _may_turn(maps: np.ndarray, lenient: bool, cut: bool = False) -> bool:
     """A sample's ``maps`` may be one object in four turns (``_read_maps`` reads on)."""
-    template, _, scores = _align(maps)
+    template, _, scores = _align(maps, cut=cut)
     if template is None:
         return False
     return _turned(scores) >= TURNED_CELLS or _sample_may_agree(scores, lenient)
@@ -555,7 +574,7 @@ def _sample_may_agree(scores: np.ndarray, lenient: bool = False) -> bool:
     return margin >= LEAST_MARGIN
 
 
-def _shapes_turn(maps: np.ndarray) -> bool:
+def _shapes_turn(maps: np.ndarray, cut: bool = False) -> bool:
     """False where the maps' ink is one clear shape that is its own quarter turn: matched as
     silhouettes (each map above its own Otsu threshold), the cells match one another at
     least MATCHES yet typically beat their next best turn by less than LEAST_MARGIN.
@@ -573,7 +592,7 @@ def _shapes_turn(maps: np.ndarray) -> bool:
     silhouettes = np.empty_like(maps)
     for cell, shape in zip(maps, silhouettes, strict=True):
         shape[:] = 100 * _above_otsu(cell)
-    template, _, scores = _align(silhouettes)
+    template, _, scores = _align(silhouettes, cut=cut)
     if template is None:
         return True
     ordered = np.sort(scores, axis=1)
@@ -581,7 +600,7 @@ def _shapes_turn(maps: np.ndarray) -> bool:
     return not clear or float(np.median(ordered[:, -1] - ordered[:, -2])) >= LEAST_MARGIN
 
 
-def _halves_agree(maps: np.ndarray, every: np.ndarray) -> bool:
+def _halves_agree(maps: np.ndarray, every: np.ndarray, cut: bool = False) -> bool:
     """One object in four turns whose cells tell their turns apart by little (AGREE).
 
     Each half of the sample (``maps``) learns its own template, both read
@@ -591,7 +610,7 @@ def _halves_agree(maps: np.ndarray, every: np.ndarray) -> bool:
     turned = np.stack([np.rot90(every, k, axes=(1, 2)) for k in range(4)], axis=1)
     readings = []
     for start in (0, 1):
-        template, _, _ = _align(maps[start::2])
+        template, _, _ = _align(maps[start::2], cut=cut)
         if template is None:
             return False
         readings.append(_turn_scores(turned, template).argmax(axis=1))
@@ -607,14 +626,15 @@ def _turned(scores: np.ndarray) -> float:
 
 
 def _align(
-    maps: np.ndarray, template: np.ndarray | None = None, rounds: int = ROUNDS
+    maps: np.ndarray, template: np.ndarray | None = None, rounds: int = ROUNDS, cut: bool = False
 ) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:
     """(template, each map's turn into its frame, ``(n, 4)`` scores of the turns).
 
     Without a ``template``, the first is the map with the most typical ink;
     each round turns every map into the template's frame and averages them
     into the next one, until the turns no longer change (at most ``rounds``
-    times).  No template when the maps are blank.
+    times).  No template when the maps are blank.  ``cut``: each map is averaged
+    cut where the template matched it best, not its middle (``_cut_mean``).
     """
     ink = _middles(maps).mean(axis=(1, 2))
     if _blank(maps, ink):
@@ -624,14 +644,28 @@ def _align(
     turned = np.stack([np.rot90(maps, k, axes=(1, 2)) for k in range(4)], axis=1)
     turns = None
     for _ in range(rounds):
-        scores = _turn_scores(turned, template)
+        scores, where = _placed_scores(turned, template)
         before, turns = turns, scores.argmax(axis=1)
-        template = _centre(turned[np.arange(len(maps)), turns].mean(axis=0).astype(np.float32))
+        if cut:
+            template = _cut_mean(turned, turns, where, template.shape[0])
+        else:
+            template = _centre(turned[np.arange(len(maps)), turns].mean(axis=0).astype(np.float32))
         if before is not None and np.array_equal(before, turns):
             break  # the same turns again: the template changes no more
         if before is None and np.mean(scores.max(axis=1) >= MATCHES) < HOPELESS:
             break  # most cells match in no turn: no sharper template will change that
     return template, turns, scores
+
+
+def _cut_mean(turned: np.ndarray, turns: np.ndarray, where: np.ndarray, side: int) -> np.ndarray:
+    """The mean of every map in its turn ``turns`` (of ``turned``, ``(cells, 4, size, size)``),
+    each cut ``side`` square where the template matched it (``where``: ``_placed_scores``)."""
+    cells = np.arange(len(turns))
+    at = where[cells, turns]  # (cells, 2)
+    rows = at[:, 0, None] + np.arange(side)[None, :]  # (cells, side)
+    cols = at[:, 1, None] + np.arange(side)[None, :]
+    cut = turned[cells, turns][cells[:, None, None], rows[:, :, None], cols[:, None, :]]
+    return np.ascontiguousarray(cut.mean(axis=0).astype(np.float32))
 
 
 def _offset(kinds: list[np.ndarray], turns: np.ndarray) -> tuple[int, float]:
