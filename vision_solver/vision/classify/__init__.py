@@ -487,14 +487,21 @@ CUT_VOTE = 0.75
 
 def _cut_clearly(stack: CellStack, finer: Callable[[], np.ndarray]) -> TurnReading | None:
     """The board read by its ink, else by its glyphs' colour, with the template learnt from
-    every map cut where it matched, where that reads one object turning from cell to cell and
-    its votes name "up" clearly (CUT_VOTE); else None."""
+    every map cut where it matched, where that reads the object in more than two turns and
+    its votes name "up" clearly (CUT_VOTE); else None.  (Lit and unlit lamps so read may stand
+    in two turns, a quarter apart, the votes naming "up" clearly: a fresh tuning board of
+    lamps in a floor did.)"""
     grid = stack.grid
     for by_glyph_colour in (False, True):
         reading = read_turns(
             stack.board(), grid.rows, grid.cols, by_glyph_colour, finer=finer, cut=True
         )
-        if reading is not None and reading.varied and reading.offset_margin >= CUT_VOTE:
+        if (
+            reading is not None
+            and reading.varied
+            and reading.offset_margin >= CUT_VOTE
+            and np.count_nonzero(np.bincount(reading.cells.ravel(), minlength=4)) > 2
+        ):
             return reading
     return None
 
