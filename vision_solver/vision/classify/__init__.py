@@ -500,7 +500,7 @@ def _cut_clearly(stack: CellStack, finer: Callable[[], np.ndarray]) -> TurnReadi
             reading is not None
             and reading.varied
             and reading.offset_margin >= CUT_VOTE
-            and np.count_nonzero(np.bincount(reading.cells.ravel(), minlength=4)) > 2
+            and len(reading.turns_used) > 2
         ):
             return reading
     return None

@@ -153,8 +153,13 @@ class TurnReading:
         nine cells or more keeps to two opposite turns with a chance under
         one in a hundred.
         """
-        used = np.flatnonzero(np.bincount(self.cells.ravel(), minlength=4))
+        used = self.turns_used
         return len(used) == 2 and int(used[1] - used[0]) == 2
+
+    @property
+    def turns_used(self) -> np.ndarray:
+        """The turns (0 up .. 3 left) the object stands in somewhere on the board, in order."""
+        return np.flatnonzero(np.bincount(self.cells.ravel(), minlength=4))
 
 
 def cell_lab(
