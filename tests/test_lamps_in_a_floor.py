@@ -25,6 +25,7 @@ from vision_solver.vision.locate.within import (
     OBJECT_PX,
     _alike_around,
     _dense_block,
+    _grown,
     _many_colours,
     _set_into,
     _spacing,
@@ -62,13 +63,14 @@ def _true_grid(scene) -> Grid:
 
 @pytest.mark.parametrize("seed", [0, 56, 76])
 def test_a_floor_of_look_alike_tiles_is_not_the_board(seed):
-    # the search finds the floor's lattice; the board is the block of lamps set into it
+    # the search may find the floor's lattice (or set it aside as the page's own grid); the
+    # board is the block of lamps set into it
     scene = _scene(seed)
-    floor = search_board(scene.image, None)
-    assert floor.rows * floor.cols > 2 * scene.cells.size
-    within = board_within(scene.image, floor)  # as locate_board takes the search's answer
-    assert within is not None
-    board = _located_as_drawn(scene, within)
+    found = search_board(scene.image, None)
+    if found.rows * found.cols > 2 * scene.cells.size:
+        found = board_within(scene.image, found)  # as locate_board takes the search's answer
+        assert found is not None
+    board = _located_as_drawn(scene, found)
     assert board_within(scene.image, board) is None  # the board is no floor of its own
 
 
@@ -171,6 +173,17 @@ def test_lamps_in_a_floor_of_several_shades_are_the_board(seed):
     axis only.  The lamps are told from each tile by the tile's own colour, spaced a tile
     one way and half a floor cell the other, and they are the board."""
     _located_as_drawn(_scene(seed))
+
+
+def test_unlit_lamps_on_a_panel_of_their_shade_are_found_by_each_tiles_colour():
+    """Tuning scene 2036: lamps on a dark panel let into a floor of two shades.  Told from
+    the floor's commonest colour, only four of the six columns of lamps stand apart (the
+    unlit lamps run into the panel); told from each tile's own colour, all six do.  The
+    way that finds more of the board's lamps is kept."""
+    scene = _scene(2036)
+    _located_as_drawn(scene)
+    reading = read_board(scene.image, looks=[])
+    assert reading.cells.tolist() == scene.cells.tolist()
 
 
 def test_a_flat_board_of_plain_cells_in_two_shades_is_no_floor_of_shades():
@@ -284,6 +297,72 @@ def test_a_board_a_cell_from_the_floor_lattices_edge_is_set_into_the_floor():
     assert _set_into(lab, floor, held, box)
     held[:, 10:] = True  # but a floor holding things everywhere round it is no floor
     assert not _set_into(lab, floor, held, box)
+
+
+def test_a_board_at_the_lattices_edges_is_set_into_the_floor_that_runs_on_past_them():
+    """A lattice grown down a board's columns and on into the floor below it, no wider than
+    the board: the floor runs round the board's box on one side within the lattice, and on
+    the others past the lattice's own edges."""
+    held = np.zeros((17, 6), bool)
+    floor = np.array([50.0, 0.0, 0.0], np.float32)
+    lab = np.tile(floor, (17 * OBJECT_PX, 6 * OBJECT_PX, 1))
+    box = np.array([[0.0, 0.0], [6.0, 9.0]])
+    lab[: 9 * OBJECT_PX, OBJECT_PX // 2 :: OBJECT_PX] = 90.0  # the lamps
+    held[:9] = True
+    assert not _set_into(lab, floor, held, box)
+    assert _set_into(lab, floor, held, box, (True, True, True, False))
+    assert not _set_into(lab, floor, held, box, (True, False, False, False))
+
+
+def test_lamps_on_a_lattice_no_wider_than_their_board_are_the_board():
+    """Tuning scene 2172: the floor's lattice was found down the lamps' six columns and
+    eight rows on into the floor; the lamps are the board."""
+    scene = _scene(2172)
+    _located_as_drawn(scene)
+    assert read_board(scene.image, looks=[]).cells.tolist() == scene.cells.tolist()
+
+
+def _panel_of_lamps(unlit_columns: int) -> tuple[np.ndarray, np.ndarray]:
+    """A floor of 10 x 12 cells (OBJECT_PX each, in L*a*b*) with a panel of lamps on it, one
+    a cell, from cell (2, 2): three rows of five lamps, some lit, then ``unlit_columns``
+    more columns of unlit lamps; and the floor's commonest colour."""
+    floor = np.array([50.0, -10.0, 0.0], np.float32)
+    lab = np.tile(floor, (10 * OBJECT_PX, 12 * OBJECT_PX, 1))
+    panel, lit, unlit = [25.0, 5.0, -20.0], [90.0, -20.0, 70.0], [15.0, 0.0, 0.0]
+    lab[2 * OBJECT_PX : 5 * OBJECT_PX, 2 * OBJECT_PX : (7 + unlit_columns) * OBJECT_PX] = panel
+    quarter = OBJECT_PX // 4
+    for row in range(3):
+        for col in range(5 + unlit_columns):
+            y, x = (2 + row) * OBJECT_PX + quarter, (2 + col) * OBJECT_PX + quarter
+            shade = lit if col < 5 and (row + col) % 2 == 0 else unlit
+            lab[y : y + 2 * quarter, x : x + 2 * quarter] = shade
+    return lab, floor
+
+
+@pytest.mark.parametrize("unlit_columns", [0, 1, 2])
+def test_an_edge_of_unlit_lamps_on_the_boards_panel_is_the_boards(unlit_columns):
+    """The box placed from the lamps told from the floor stops short of a whole edge of
+    unlit lamps on the board's own panel; those look like the box's unlit lamps, not like
+    the floor, and the board takes them in.  The floor past the board's other sides is
+    left out."""
+    lab, floor = _panel_of_lamps(unlit_columns)
+    location = board_at(np.array([[0, 0], [120, 0], [120, 100], [0, 100]]), 10, 12)
+    box = np.array([[2.0, 2.0], [7.0, 5.0]])
+    board = board_at(np.array([[20, 20], [70, 20], [70, 50], [20, 50]]), 3, 5)
+    grown = _grown(lab, location, board, box, floor)
+    assert (grown.rows, grown.cols) == (3, 5 + unlit_columns)
+    expected = [[20, 20], [70 + 10 * unlit_columns, 20], [70 + 10 * unlit_columns, 50], [20, 50]]
+    assert np.allclose(grown.corners, expected)
+
+
+def test_unlit_lamps_on_a_panel_at_the_boards_edge_are_the_boards():
+    """Tuning scene 2160: the last of six columns, three unlit lamps on the board's panel,
+    was left out of the board placed from the lamps told from the floor."""
+    scene = _scene(2160)
+    reading = read_board(scene.image, looks=[])
+    assert reading.cells.tolist() == scene.cells.tolist()
+    error = np.linalg.norm(reading.grid.corners - scene.corners, axis=1).max()
+    assert error < 0.01 * _diagonal(scene.corners)
 
 
 def test_objects_of_every_colour_in_a_block_are_a_minimap_not_lamps():

@@ -102,6 +102,21 @@ BOARD_FILLED = 0.7
 #: block of its better-lit chairs taken for the board, 0.97.
 MARKED_QUANTILE = 0.9
 ALIKE_AROUND = 0.85
+#: The box grows by a row or column of places just past it (GROW_MOST on a side at most)
+#: that each look like one of its own places, within ALIKE_PLACE (mean Delta E, the places
+#: compared at PLACE_PX a side), and no more than half as near to the floor: its commonest
+#: colour, and FLOOR_PLACES of its places FLOOR_OFF places or more from the box.  Unlit
+#: lamps on a panel of their own, a whole edge of them, hold no object told from the
+#: floor, and the box placed from the objects stops short of them (tuning lights-in-scene
+#: 2160: its last column of three unlit lamps, 0.9 to 1.9 from the box's unlit lamps and 9
+#: from the floor; past the other sides, the floor's tiles lay 10 to 14 from the box's
+#: places and 6 to 12 from the floor).  Where the unlit lamps do not show, the box's empty
+#: places are the floor's look (tuning 248, lamps on every other grout crossing).
+ALIKE_PLACE = SAME_COLOUR / 2
+PLACE_PX = 12
+GROW_MOST = 2
+FLOOR_OFF = 2
+FLOOR_PLACES = 64
 
 
 def board_within(image: np.ndarray, location: BoardLocation) -> BoardLocation | None:
@@ -114,20 +129,31 @@ def board_within(image: np.ndarray, location: BoardLocation) -> BoardLocation | 
         return None
     commonest, shades, held, marked = floor
     objects_lab = _floor_cells(image, location, OBJECT_PX)
-    # The first way of telling the objects from the floor that finds a board decides.
+    # The first way of telling the objects from the floor that finds a board decides
+    # whether there is one; the other way may then find more of its objects, filling as
+    # much of its box or more (dark lamps on a panel of their own shade, told from the
+    # floor only by each tile's colour: tuning lights-in-scene 2036 found four of six
+    # columns by the commonest colour).  A box grown round stray marks on the floor holds
+    # a few more objects and many more empty places (tuning 64 and 212).
+    chosen = None
     for colour in _floor_colours(commonest, shades):
         found = _objects_lattice(objects_lab, location, colour)
         if found is None:
             continue
-        board, box = found
+        objects, board, box = found
         if colour.ndim == 3 and _places_held(board, box, held) < DENSE:
             # told by each tile's own colour, the objects must lie on tiles that hold
             # something: the two shades of a lights board's plain tiles tell none
-            return None
-        if not _set_into(objects_lab, colour, held, box) or _alike_around(marked, box):
-            return None
-        return board
-    return None
+            return None if chosen is None else _grown(objects_lab, location, *chosen[2:], commonest)
+        beyond = _floor_beyond(image, location, commonest)
+        if not _set_into(objects_lab, colour, held, box, beyond) or _alike_around(marked, box):
+            return None if chosen is None else _grown(objects_lab, location, *chosen[2:], commonest)
+        filled = objects / (board.rows * board.cols)
+        if chosen is None or (objects > chosen[0] and filled >= chosen[1]):
+            chosen = objects, filled, board, box
+    if chosen is None:
+        return None
+    return _grown(objects_lab, location, chosen[2], chosen[3], commonest)
 
 
 def _floor_colours(colour: np.ndarray, shades: np.ndarray) -> Iterator[np.ndarray]:
@@ -201,13 +227,22 @@ def _in_box(shape: tuple[int, ...], box: np.ndarray) -> np.ndarray:
     return np.all((middles > box[0]) & (middles < box[1]), axis=-1)
 
 
-def _set_into(lab: np.ndarray, floor: np.ndarray, held: np.ndarray, box: np.ndarray) -> bool:
+def _set_into(
+    lab: np.ndarray,
+    floor: np.ndarray,
+    held: np.ndarray,
+    box: np.ndarray,
+    beyond: tuple[bool, bool, bool, bool] = (False, False, False, False),
+) -> bool:
     """Whether the board in ``box`` (floor cells) is set into the floor: the floor shows
     between its objects (no more than BOARD_FILLED of it unlike the floor), and runs on
     round it (on FLOOR_SIDES sides, a cell or more) holding nothing of its own there
     (FLOOR_HOLDS of its cells at most).  A block of lit tiles among unlit ones is no board
     on a floor: the unlit tiles round it hold tiles of their own.  ``floor``: one of
-    ``_floor``'s colours (one colour, or each pixel's)."""
+    ``_floor``'s colours (one colour, or each pixel's).  ``beyond`` (left, top, right,
+    bottom): the floor runs on past the lattice's own edge there (``_floor_beyond``), so
+    a side of the box at that edge has the floor round it too (a lattice grown along a
+    column of lamps and on into the floor below, no wider than the board)."""
     x0, y0, x1, y1 = (max(0, int(round(t * OBJECT_PX))) for t in box.reshape(-1))
     under = floor[y0:y1, x0:x1] if floor.ndim == 3 else floor
     unlike = np.linalg.norm(lab[y0:y1, x0:x1] - under, axis=2) > INK
@@ -217,10 +252,128 @@ def _set_into(lab: np.ndarray, floor: np.ndarray, held: np.ndarray, box: np.ndar
     (u0, v0), (u1, v1) = box
     least = 1 - SIDE_SLACK
     around = [u0 >= least, v0 >= least, u1 <= cols - least, v1 <= rows - least]
+    around = [inside or further for inside, further in zip(around, beyond, strict=True)]
     outside = ~_in_box(held.shape, box)
     return bool(
         sum(around) >= FLOOR_SIDES and outside.any() and held[outside].mean() <= FLOOR_HOLDS
     )
+
+
+def _grown(
+    lab: np.ndarray,
+    location: BoardLocation,
+    board: BoardLocation,
+    box: np.ndarray,
+    colour: np.ndarray,
+) -> BoardLocation:
+    """``board`` (its ``box`` on the floor, floor cell units) grown by the rows and columns
+    of places just past it that look like its own places and not like the floor (ALIKE_PLACE;
+    up to GROW_MOST a side): not like its commonest ``colour`` nor like its places FLOOR_OFF
+    or more from the box (lamps on every other grout crossing whose unlit ones do not
+    show: the box's empty places and the floor's look alike).  ``lab``: the floor's cells
+    at OBJECT_PX (``_floor_cells``)."""
+    step = (box[1] - box[0]) / np.array([board.cols, board.rows])
+    size = np.array([board.cols, board.rows])
+    own = [
+        _place(lab, box[0], step, (col, row)) for row in range(size[1]) for col in range(size[0])
+    ]
+    floor = [np.broadcast_to(np.asarray(colour, np.float32), (PLACE_PX, PLACE_PX, 3))]
+    floor += _floor_places(lab, box[0], step, size)
+    first, last = np.zeros(2, int), size - 1  # (col, row)
+    grew = False
+    for _ in range(GROW_MOST):
+        for side in range(4):  # left, top, right, bottom
+            axis, outward = side % 2, -1 if side < 2 else 1
+            at = (first if side < 2 else last)[axis] + outward
+            span = range(first[1 - axis], last[1 - axis] + 1)
+            places = [(at, k) if axis == 0 else (k, at) for k in span]
+            strip = [_place(lab, box[0], step, place) for place in places]
+            if any(place is None for place in strip):
+                continue
+            near = [min(_apart(place, mine) for mine in own if mine is not None) for place in strip]
+            far = [min(_apart(place, tile) for tile in floor) for place in strip]
+            if all(n <= ALIKE_PLACE and 2 * n <= f for n, f in zip(near, far, strict=True)):
+                (first if side < 2 else last)[axis] = at
+                grew = True
+    if not grew:
+        return board
+    corner = box[0] + first * step
+    rows, cols = (last - first + 1)[::-1].tolist()
+    to_floor = np.array([[step[0], 0, corner[0]], [0, step[1], corner[1]], [0, 0, 1.0]])
+    homography = location.homography @ to_floor
+    homography = homography / homography[2, 2]
+    corners = apply_homography(homography, outline(rows, cols))
+    return BoardLocation(corners, homography, rows, cols, board.confidence)
+
+
+def _floor_places(
+    lab: np.ndarray, corner: np.ndarray, step: np.ndarray, size: np.ndarray
+) -> list[np.ndarray]:
+    """Up to FLOOR_PLACES places of the board's lattice (first place at ``corner``, floor
+    cell units, ``step`` apart; ``size`` (cols, rows) places) on the floor ``lab``, each
+    FLOOR_OFF places or more from the board, spread over the floor (``_place``)."""
+    extent = np.array(lab.shape[1::-1]) / OBJECT_PX
+    low = np.ceil(-corner / step).astype(int)
+    high = np.floor((extent - corner) / step).astype(int) - 1
+    cols, rows = np.meshgrid(np.arange(low[0], high[0] + 1), np.arange(low[1], high[1] + 1))
+    places = np.stack([cols.ravel(), rows.ravel()], axis=1)
+    outside = np.maximum(-places, places - (size - 1)).max(axis=1) >= FLOOR_OFF
+    places = places[outside]
+    if len(places) > FLOOR_PLACES:
+        places = places[np.linspace(0, len(places) - 1, FLOOR_PLACES).round().astype(int)]
+    found = [_place(lab, corner, step, (int(col), int(row))) for col, row in places]
+    return [place for place in found if place is not None]
+
+
+def _place(
+    lab: np.ndarray, corner: np.ndarray, step: np.ndarray, place: tuple[int, int]
+) -> np.ndarray | None:
+    """The place ``(col, row)`` of a board whose first place starts at ``corner`` (floor
+    cell units, places ``step`` apart) in ``lab`` (OBJECT_PX a floor cell), at PLACE_PX a
+    side; None where it leaves ``lab``."""
+    x0, y0 = (corner + np.asarray(place) * step) * OBJECT_PX
+    x1, y1 = (x0, y0) + step * OBJECT_PX
+    x0, y0, x1, y1 = (int(round(t)) for t in (x0, y0, x1, y1))
+    if x0 < 0 or y0 < 0 or x1 > lab.shape[1] or y1 > lab.shape[0] or x1 <= x0 or y1 <= y0:
+        return None
+    return cv2.resize(lab[y0:y1, x0:x1], (PLACE_PX, PLACE_PX), interpolation=cv2.INTER_AREA)
+
+
+def _apart(first: np.ndarray, second: np.ndarray) -> float:
+    """Mean Delta E between two places' pixels."""
+    return float(np.linalg.norm(first - second, axis=2).mean())
+
+
+def _floor_beyond(
+    image: np.ndarray, location: BoardLocation, colour: np.ndarray
+) -> tuple[bool, bool, bool, bool]:
+    """For each side of the lattice (left, top, right, bottom): whether the row or column
+    of cells just past it lies in the image and is the floor's (the rings of ON_FLOOR of
+    them within FLOOR_ALIKE of its commonest ``colour``)."""
+    rows, cols, px = location.rows + 2, location.cols + 2, CELL_PX
+    shift = np.array([[1.0, 0.0, -1.0], [0.0, 1.0, -1.0], [0.0, 0.0, 1.0]])
+    homography = location.homography @ shift
+    corners = apply_homography(homography, outline(rows, cols))
+    wider = BoardLocation(corners, homography, rows, cols, location.confidence)
+    height, width = image.shape[:2]
+    lab = _floor_cells(image, wider, px)
+    cells = lab.reshape(rows, px, cols, px, 3).transpose(0, 2, 1, 3, 4)
+    rim = max(1, int(round(RING * px)))
+    ring = np.zeros((px, px), bool)
+    ring[:rim] = ring[-rim:] = True
+    ring[:, :rim] = ring[:, -rim:] = True
+    floor = np.linalg.norm(np.median(cells[:, :, ring], axis=2) - colour, axis=2) < FLOOR_ALIKE
+    strips = [floor[1:-1, 0], floor[0, 1:-1], floor[1:-1, -1], floor[-1, 1:-1]]
+    # the outline's corners, in turn: top-left, top-right, bottom-right, bottom-left
+    ends = [(0, 3), (0, 1), (1, 2), (3, 2)]
+    seen = [
+        bool(
+            all(0 <= x < width and 0 <= y < height for x, y in corners[list(pair)])
+            and np.mean(strip) >= ON_FLOOR
+        )
+        for strip, pair in zip(strips, ends, strict=True)
+    ]
+    return seen[0], seen[1], seen[2], seen[3]
 
 
 def _floor_cells(image: np.ndarray, location: BoardLocation, cell_px: int) -> np.ndarray:
@@ -240,12 +393,13 @@ def _floor_cells(image: np.ndarray, location: BoardLocation, cell_px: int) -> np
 
 def _objects_lattice(
     lab: np.ndarray, location: BoardLocation, floor: np.ndarray
-) -> tuple[BoardLocation, np.ndarray] | None:
-    """The board's own lattice: the objects of the commonest size on the floor, spaced a
-    whole or half number of the floor's cells apart (up to MOST_TILES), their largest
-    dense block, and its box on the floor (``_lattice_of``).  The objects are told apart at
-    each of CORE_DEPTHS (lamps in sockets may touch one another and a rim round them) and
-    the depth whose block holds the most objects kept."""
+) -> tuple[int, BoardLocation, np.ndarray] | None:
+    """How many objects the board's own lattice holds, the lattice, and its box on the
+    floor (``_lattice_of``): the objects of the commonest size on the floor, spaced a whole
+    or half number of the floor's cells apart (up to MOST_TILES), their largest dense
+    block.  The objects are told apart at each of CORE_DEPTHS (lamps in sockets may touch
+    one another and a rim round them) and the depth whose block holds the most objects
+    kept."""
     unlike = (np.linalg.norm(lab - floor, axis=2) > INK).astype(np.uint8)
     unlike = cv2.morphologyEx(unlike, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     depth = cv2.distanceTransform(unlike, cv2.DIST_L2, 3)
@@ -259,7 +413,7 @@ def _objects_lattice(
             continue
         if best is None or found[0] > best[0]:
             best = found
-    return None if best is None else (best[1], best[2])
+    return best
 
 
 def _many_colours(lab: np.ndarray, uv: np.ndarray, box: np.ndarray) -> bool:
