@@ -10,7 +10,7 @@ from synth.wild import wild_scene
 
 from vision_solver.vision.colour import L_STORED
 from vision_solver.vision.locate import locate_as_seen, locate_board
-from vision_solver.vision.locate.judge import page_pattern
+from vision_solver.vision.locate.judge import page_pattern, runs_off
 from vision_solver.vision.locate.lattice import Lattice
 from vision_solver.vision.locate.scenery import abrupt_share, bare_page_trimmed, frame_strip
 from vision_solver.vision.locate.segment import Blob
@@ -232,6 +232,37 @@ def test_a_pages_grid_shaded_across_is_the_pages_a_board_of_two_states_is_not() 
     states = np.random.default_rng(5).choice([20.0, 50.0], size=(20, 30))
     lattice, lab = _squares_on_a_page(states)
     assert not page_pattern(lattice, lab, np.array([20.0, 128.0, 128.0]))
+
+
+def _part_of(lattice: Lattice, rows: tuple[int, int], cols: tuple[int, int]) -> Lattice:
+    """The lattice's members in rows and cols (first, last), as a lattice of their own."""
+    members = {
+        key: blob
+        for key, blob in lattice.members.items()
+        if rows[0] <= key[0] <= rows[1] and cols[0] <= key[1] <= cols[1]
+    }
+    return Lattice(lattice.homography, members, rows, cols, 1.0)
+
+
+def test_a_patch_of_a_shaded_pages_grid_is_the_page_by_its_colour_round_it() -> None:
+    """A few of a ruled page's squares, where a vignette shades the page 12 L* units from its
+    commonest colour: they are the colour of the page round them, and the page's.  The same
+    squares on a panel of their own, unlike what lies round them, are not."""
+    lightness = np.full((20, 30), 40.0)
+    commonest = np.array([28.0, 128.0, 128.0])
+    lattice, lab = _squares_on_a_page(lightness)
+    patch = _part_of(lattice, (5, 9), (5, 10))
+    assert page_pattern(patch, lab, commonest)
+    lightness[:, :5] = lightness[:, 11:] = lightness[:5] = lightness[10:] = 70.0
+    lattice, lab = _squares_on_a_page(lightness)
+    assert not page_pattern(_part_of(lattice, (5, 9), (5, 10)), lab, commonest)
+
+
+def test_a_page_ruled_with_dots_runs_off_by_its_step_not_its_dots() -> None:
+    """A page ruled with dots 40 pixels apart: the lattice of its dots (4 pixels a side)
+    reaches the image's edges on three sides, counted in its step."""
+    dots = _lattice_of_squares(np.full((8, 12), 40.0), 40, 4)
+    assert runs_off(dots, (8 * 40 + 30, 12 * 40))
 
 
 def test_a_board_on_a_page_whose_shaded_grid_has_more_squares_is_found() -> None:

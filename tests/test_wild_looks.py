@@ -408,6 +408,15 @@ def _reads_exactly(seed: int, family: str) -> None:
     assert reading.cells.tolist() == scene.cells.tolist(), seed
 
 
+@pytest.mark.parametrize("seed", [30020, 30276])
+def test_a_pages_grid_shaded_or_from_edge_to_edge_is_not_the_board(seed):
+    """Fresh tuning-side glow-on-grid boards (the scored side stays unseen): a patch of the
+    page's grid under a vignette, 9 Delta E from the page's commonest colour, and a grid of
+    419 squares running from the image's left edge to its right between a browser's bar
+    and a footer, were each taken for the board."""
+    _reads_exactly(seed, "glow-on-grid")
+
+
 def test_a_line_of_the_pages_squares_with_a_button_on_it_is_no_line_of_cells():
     """A tuning-side glow-on-grid board (the scored side stays unseen): a row one cell past
     the board holds squares of the page's grid and one button of the page; the row goes."""

@@ -11,7 +11,7 @@ import numpy as np
 
 from ..colour import SAME_COLOUR, SAME_PAINT, on_scale
 from ..geometry import apply_homography
-from .cellsample import RING, alike_to_neighbours, cell_points, on_image
+from .cellsample import RING, alike_to_neighbours, cell_points, on_image, outside_lines
 from .lattice import Lattice, Pool
 from .segment import Blob
 
@@ -44,6 +44,9 @@ PAGE_ALIKE = 0.9
 #: ... when the lines between its cells are this near its cells' colour
 #: (Delta E): a page's grid is faint, a board's lines are meant to be seen.
 FAINT_LINE = 2 * SAME_COLOUR
+#: The page's colour round a lattice is seen past a side in the middles of AROUND_SEEN
+#: cells or more of the line just outside it.
+AROUND_SEEN = 3
 #: A lattice of many cells (RUNS_OFF_CELLS) is the page's when this share of
 #: them have the page's colour (the rest are what lies on the page: the
 #: board, a title, buttons; on the tuning looks such grids had 0.84-0.99 of
@@ -194,8 +197,16 @@ def page_pattern(lattice: Lattice, lab: np.ndarray, page: np.ndarray) -> bool:
     # smoothly, so each is still its neighbours' colour; a board's cells of two states
     # differ from many of theirs.
     alike = max(alike, alike_to_neighbours(list(lattice.members), colours))
-    if alike < RUNS_OFF_ALIKE or np.linalg.norm(median - page) >= SAME_COLOUR:
+    if alike < RUNS_OFF_ALIKE:
         return False
+    if np.linalg.norm(median - page) >= SAME_COLOUR:
+        # The page's colour where the lattice lies: a vignette or a tint shades a page by
+        # more than SAME_COLOUR from its commonest colour (fresh tuning glow-on-grid 30020
+        # and 30308: 8.9 and 10.6), and its own squares past the lattice on one side or
+        # more shade alike (the others may be a menu bar, a footer, the image's edge).
+        around = _colours_around(lattice, lab)
+        if all(np.linalg.norm(median - colour) >= SAME_COLOUR for colour in around):
+            return False
     ring = cell_points(lattice, list(lattice.members), RING)
     whole = on_image(ring, lab.shape)
     if whole.any():
@@ -214,7 +225,26 @@ def page_pattern(lattice: Lattice, lab: np.ndarray, page: np.ndarray) -> bool:
     faint = bool(np.median(np.linalg.norm(lines - median, axis=1)) < FAINT_LINE)
     if len(lattice.members) >= RUNS_OFF_CELLS and (faint or runs_off(lattice, lab.shape)):
         return True  # many cells, most of them the page
+    if len(lattice.members) >= RUNS_OFF_CELLS and alike >= PAGE_ALIKE:
+        # nearly all the page, from edge to edge across or down (between a browser's bar
+        # and a footer, say: fresh tuning glow-on-grid 30276, 419 squares, 0.99 alike)
+        left, top, right, bottom = _near_edges(lattice, lab.shape)
+        return (left and right) or (top and bottom)
     return alike >= PAGE_ALIKE and faint
+
+
+def _colours_around(lattice: Lattice, lab: np.ndarray) -> list[np.ndarray]:
+    """The median colour (on the one scale) of the middles of the cells in each line just
+    outside the lattice (above, right, below, left) whose middles lie on the image,
+    AROUND_SEEN of them or more (a page's grid may run off the image on several sides)."""
+    colours = []
+    for line in outside_lines(lattice):
+        points = cell_points(lattice, line, np.zeros((1, 2)))
+        whole = on_image(points, lab.shape)
+        if np.count_nonzero(whole) >= AROUND_SEEN:
+            middles = points[whole][:, 0]
+            colours.append(np.median(on_scale(lab[middles[:, 1], middles[:, 0]]), axis=0))
+    return colours
 
 
 def runs_off(lattice: Lattice, shape: tuple[int, ...]) -> bool:
@@ -223,19 +253,25 @@ def runs_off(lattice: Lattice, shape: tuple[int, ...]) -> bool:
     A board has a boundary of its own; a pattern of the page goes on until
     the image ends.
     """
+    return sum(_near_edges(lattice, shape)) >= 3
+
+
+def _near_edges(lattice: Lattice, shape: tuple[int, ...]) -> tuple[bool, bool, bool, bool]:
+    """Whether the lattice's outer cells reach within OFF_THE_EDGE steps of the image's
+    left, top, right and bottom edges."""
     (r0, r1), (c0, c1) = lattice.rows, lattice.cols
-    pitch = float(np.median([max(b.w, b.h) for b in lattice.members.values()]))
+    # (the lattice's step, not its blobs' size: a page ruled with dots is a lattice of dots)
+    step = max(pitch(lattice), float(np.median([max(b.w, b.h) for b in lattice.members.values()])))
     box = np.array([(c0, r0), (c1, r0), (c1, r1), (c0, r1)], dtype=np.float64)
     corners = apply_homography(lattice.homography, box)
     height, width = shape[:2]
-    reach = OFF_THE_EDGE * pitch
-    near = [
-        corners[:, 0].min() < reach,
-        corners[:, 1].min() < reach,
-        corners[:, 0].max() > width - 1 - reach,
-        corners[:, 1].max() > height - 1 - reach,
-    ]
-    return sum(near) >= 3
+    reach = OFF_THE_EDGE * step
+    return (
+        bool(corners[:, 0].min() < reach),
+        bool(corners[:, 1].min() < reach),
+        bool(corners[:, 0].max() > width - 1 - reach),
+        bool(corners[:, 1].max() > height - 1 - reach),
+    )
 
 
 def over_cells(lattice: Lattice, xy: np.ndarray | list) -> tuple[np.ndarray, np.ndarray]:
