@@ -265,6 +265,23 @@ def test_a_page_ruled_with_dots_runs_off_by_its_step_not_its_dots() -> None:
     assert runs_off(dots, (8 * 40 + 30, 12 * 40))
 
 
+def test_a_page_ruled_with_dots_is_the_pages_by_the_colour_round_its_dots() -> None:
+    """Dots 10 L* units lighter than the page, 40 pixels apart: the lattice of its dots is
+    the page's own pattern, its cells the page round each dot.  Dots of another colour on
+    a panel of that colour are not."""
+    rows, cols, pitch = 8, 12, 40
+    lightness = np.full((rows * pitch, cols * pitch), 40.0)
+    for row in range(rows):
+        for col in range(cols):
+            y, x = row * pitch + pitch // 2, col * pitch + pitch // 2
+            lightness[y - 2 : y + 2, x - 2 : x + 2] = 50.0
+    lab = np.full((rows * pitch, cols * pitch, 3), 128, np.uint8)
+    lab[..., 0] = np.rint(lightness * L_STORED).astype(np.uint8)
+    dots = _lattice_of_squares(np.full((rows, cols), 50.0), pitch, 4)
+    assert page_pattern(dots, lab, np.array([40.0, 128.0, 128.0]))
+    assert not page_pattern(dots, lab, np.array([75.0, 128.0, 128.0]))
+
+
 def test_a_board_on_a_page_whose_shaded_grid_has_more_squares_is_found() -> None:
     """A tuning-side board of glowing cells (the scored side stays unseen) on a page ruled
     into squares by a faint grid and tinted unevenly: the page's squares, more than the

@@ -408,12 +408,13 @@ def _reads_exactly(seed: int, family: str) -> None:
     assert reading.cells.tolist() == scene.cells.tolist(), seed
 
 
-@pytest.mark.parametrize("seed", [30020, 30276])
+@pytest.mark.parametrize("seed", [30020, 30276, 30308])
 def test_a_pages_grid_shaded_or_from_edge_to_edge_is_not_the_board(seed):
     """Fresh tuning-side glow-on-grid boards (the scored side stays unseen): a patch of the
-    page's grid under a vignette, 9 Delta E from the page's commonest colour, and a grid of
+    page's grid under a vignette, 9 Delta E from the page's commonest colour; a grid of
     419 squares running from the image's left edge to its right between a browser's bar
-    and a footer, were each taken for the board."""
+    and a footer; and a page ruled with dots (its cells the page round each dot) were
+    each taken for the board."""
     _reads_exactly(seed, "glow-on-grid")
 
 

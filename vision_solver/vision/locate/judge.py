@@ -199,13 +199,18 @@ def page_pattern(lattice: Lattice, lab: np.ndarray, page: np.ndarray) -> bool:
     alike = max(alike, alike_to_neighbours(list(lattice.members), colours))
     if alike < RUNS_OFF_ALIKE:
         return False
-    if np.linalg.norm(median - page) >= SAME_COLOUR:
+    lines = _between(lattice, lab)
+    if lines is None:
+        return False
+    # The cells of a lattice of specks (a page ruled with dots) are the page round them.
+    tone = np.median(lines, axis=0) if specks(lattice) else median
+    if np.linalg.norm(tone - page) >= SAME_COLOUR:
         # The page's colour where the lattice lies: a vignette or a tint shades a page by
-        # more than SAME_COLOUR from its commonest colour (fresh tuning glow-on-grid 30020
-        # and 30308: 8.9 and 10.6), and its own squares past the lattice on one side or
-        # more shade alike (the others may be a menu bar, a footer, the image's edge).
+        # more than SAME_COLOUR from its commonest colour (fresh tuning glow-on-grid 30020:
+        # 8.9), and its own squares past the lattice on one side or more shade alike (the
+        # others may be a menu bar, a footer, the image's edge).
         around = _colours_around(lattice, lab)
-        if all(np.linalg.norm(median - colour) >= SAME_COLOUR for colour in around):
+        if all(np.linalg.norm(tone - colour) >= SAME_COLOUR for colour in around):
             return False
     ring = cell_points(lattice, list(lattice.members), RING)
     whole = on_image(ring, lab.shape)
@@ -214,14 +219,6 @@ def page_pattern(lattice: Lattice, lab: np.ndarray, page: np.ndarray) -> bool:
         spread = np.linalg.norm(samples - np.median(samples, axis=1, keepdims=True), axis=2)
         if np.median(spread.max(axis=1)) >= SAME_COLOUR:
             return False  # the cells carry marks: a board's
-    # half-way between each member and its right and lower neighbours
-    keys = np.array(list(lattice.members), dtype=np.float64)
-    between = np.concatenate([keys[:, ::-1] + (0.5, 0.0), keys[:, ::-1] + (0.0, 0.5)])
-    points = np.round(apply_homography(lattice.homography, between)).astype(int)
-    inside = on_image(points[:, None, :], lab.shape)
-    if not inside.any():
-        return False
-    lines = on_scale(lab[points[inside, 1], points[inside, 0]])
     faint = bool(np.median(np.linalg.norm(lines - median, axis=1)) < FAINT_LINE)
     if len(lattice.members) >= RUNS_OFF_CELLS and (faint or runs_off(lattice, lab.shape)):
         return True  # many cells, most of them the page
@@ -231,6 +228,18 @@ def page_pattern(lattice: Lattice, lab: np.ndarray, page: np.ndarray) -> bool:
         left, top, right, bottom = _near_edges(lattice, lab.shape)
         return (left and right) or (top and bottom)
     return alike >= PAGE_ALIKE and faint
+
+
+def _between(lattice: Lattice, lab: np.ndarray) -> np.ndarray | None:
+    """``(n, 3)`` colours (on the one scale) half-way between each member and its right and
+    lower neighbours, those on the image (the lines between cells); None when none is."""
+    keys = np.array(list(lattice.members), dtype=np.float64)
+    between = np.concatenate([keys[:, ::-1] + (0.5, 0.0), keys[:, ::-1] + (0.0, 0.5)])
+    points = np.round(apply_homography(lattice.homography, between)).astype(int)
+    inside = on_image(points[:, None, :], lab.shape)
+    if not inside.any():
+        return None
+    return on_scale(lab[points[inside, 1], points[inside, 0]])
 
 
 def _colours_around(lattice: Lattice, lab: np.ndarray) -> list[np.ndarray]:
