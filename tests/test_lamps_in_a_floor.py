@@ -29,6 +29,7 @@ from vision_solver.vision.locate.within import (
     _many_colours,
     _set_into,
     _spacing,
+    _two_toned,
     board_within,
 )
 from vision_solver.vision.pipeline import read_board
@@ -363,6 +364,24 @@ def test_unlit_lamps_on_a_panel_at_the_boards_edge_are_the_boards():
     assert reading.cells.tolist() == scene.cells.tolist()
     error = np.linalg.norm(reading.grid.corners - scene.corners, axis=1).max()
     assert error < 0.01 * _diagonal(scene.corners)
+
+
+def test_lit_and_unlit_lamps_are_two_toned_a_block_of_lit_tiles_is_not():
+    rng = np.random.default_rng(7)
+    lit = np.array([85.0, -60.0, 50.0]) + rng.normal(0, 1.5, (30, 3))
+    unlit = np.array([20.0, 0.0, 0.0]) + rng.normal(0, 1.5, (26, 3))
+    assert _two_toned(np.concatenate([lit, unlit]))
+    assert not _two_toned(lit)  # one tone, however it is split
+    assert not _two_toned(np.concatenate([lit, unlit[:2]]))  # a stray or two: one tone
+
+
+def test_large_lamps_of_two_tones_on_their_own_panel_are_the_board():
+    """Fresh tuning scene 30216: large square lamps, lit and unlit, on a dark panel of their
+    own fill 0.76 of the board's box with what is unlike the floor, as much as a block of
+    lit tiles among unlit ones; but the lamps are of two tones, and the board."""
+    scene = _scene(30216)
+    reading = read_board(scene.image, looks=[])
+    assert reading.cells.tolist() == scene.cells.tolist()
 
 
 def test_objects_of_every_colour_in_a_block_are_a_minimap_not_lamps():

@@ -95,6 +95,13 @@ SIDE_SLACK = 0.1
 FLOOR_HOLDS = 0.25
 HOLDS = 0.06
 BOARD_FILLED = 0.7
+#: ... or TWO_TONED_FILLED of it when the objects in it are of two tones (TWO_TONES Delta E
+#: apart, the rarer TONE_SHARE of them or more): lit and unlit lamps both unlike the floor,
+#: large on a panel of their own (fresh tuning lights-in-scene 30216: 0.76), where a block
+#: of lit tiles is of one tone.
+TWO_TONED_FILLED = 0.85
+TWO_TONES = 2 * SAME_COLOUR
+TONE_SHARE = 0.1
 #: A cell is as marked as the MARKED_QUANTILE of its pixels' distances from its ring's colour;
 #: a block whose surrounding cells are marked ALIKE_AROUND as much as its own, or more (at
 #: the median), is no board set into a floor (``_alike_around``).  Measured: lamps let into
@@ -140,13 +147,16 @@ def board_within(image: np.ndarray, location: BoardLocation) -> BoardLocation | 
         found = _objects_lattice(objects_lab, location, colour)
         if found is None:
             continue
-        objects, board, box = found
+        objects, board, box, colours = found
         if colour.ndim == 3 and _places_held(board, box, held) < DENSE:
             # told by each tile's own colour, the objects must lie on tiles that hold
             # something: the two shades of a lights board's plain tiles tell none
             return None if chosen is None else _grown(objects_lab, location, *chosen[2:], commonest)
         beyond = _floor_beyond(image, location, commonest)
-        if not _set_into(objects_lab, colour, held, box, beyond) or _alike_around(marked, box):
+        most = TWO_TONED_FILLED if _two_toned(colours) else BOARD_FILLED
+        if not _set_into(objects_lab, colour, held, box, beyond, most) or _alike_around(
+            marked, box
+        ):
             return None if chosen is None else _grown(objects_lab, location, *chosen[2:], commonest)
         filled = objects / (board.rows * board.cols)
         if chosen is None or (objects > chosen[0] and filled >= chosen[1]):
@@ -233,9 +243,11 @@ def _set_into(
     held: np.ndarray,
     box: np.ndarray,
     beyond: tuple[bool, bool, bool, bool] = (False, False, False, False),
+    most: float = BOARD_FILLED,
 ) -> bool:
     """Whether the board in ``box`` (floor cells) is set into the floor: the floor shows
-    between its objects (no more than BOARD_FILLED of it unlike the floor), and runs on
+    between its objects (no more than ``most`` of it unlike the floor: BOARD_FILLED, or
+    TWO_TONED_FILLED for lamps of two tones), and runs on
     round it (on FLOOR_SIDES sides, a cell or more) holding nothing of its own there
     (FLOOR_HOLDS of its cells at most).  A block of lit tiles among unlit ones is no board
     on a floor: the unlit tiles round it hold tiles of their own.  ``floor``: one of
@@ -246,7 +258,7 @@ def _set_into(
     x0, y0, x1, y1 = (max(0, int(round(t * OBJECT_PX))) for t in box.reshape(-1))
     under = floor[y0:y1, x0:x1] if floor.ndim == 3 else floor
     unlike = np.linalg.norm(lab[y0:y1, x0:x1] - under, axis=2) > INK
-    if not unlike.size or unlike.mean() > BOARD_FILLED:
+    if not unlike.size or unlike.mean() > most:
         return False
     rows, cols = held.shape
     (u0, v0), (u1, v1) = box
@@ -393,13 +405,13 @@ def _floor_cells(image: np.ndarray, location: BoardLocation, cell_px: int) -> np
 
 def _objects_lattice(
     lab: np.ndarray, location: BoardLocation, floor: np.ndarray
-) -> tuple[int, BoardLocation, np.ndarray] | None:
-    """How many objects the board's own lattice holds, the lattice, and its box on the
-    floor (``_lattice_of``): the objects of the commonest size on the floor, spaced a whole
-    or half number of the floor's cells apart (up to MOST_TILES), their largest dense
-    block.  The objects are told apart at each of CORE_DEPTHS (lamps in sockets may touch
-    one another and a rim round them) and the depth whose block holds the most objects
-    kept."""
+) -> tuple[int, BoardLocation, np.ndarray, np.ndarray] | None:
+    """How many objects the board's own lattice holds, the lattice, its box on the floor
+    (``_lattice_of``), and the colours of the objects in it (``(n, 3)``): the objects of
+    the commonest size on the floor, spaced a whole or half number of the floor's cells
+    apart (up to MOST_TILES), their largest dense block.  The objects are told apart at
+    each of CORE_DEPTHS (lamps in sockets may touch one another and a rim round them) and
+    the depth whose block holds the most objects kept."""
     unlike = (np.linalg.norm(lab - floor, axis=2) > INK).astype(np.uint8)
     unlike = cv2.morphologyEx(unlike, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     depth = cv2.distanceTransform(unlike, cv2.DIST_L2, 3)
@@ -412,7 +424,7 @@ def _objects_lattice(
         if found is None or _many_colours(lab, uv, found[2]):
             continue
         if best is None or found[0] > best[0]:
-            best = found
+            best = (*found, _colours_in(lab, uv, found[2]))
     return best
 
 
@@ -421,12 +433,31 @@ def _many_colours(lab: np.ndarray, uv: np.ndarray, box: np.ndarray) -> bool:
     ``box`` (floor cells) nearly all differ in colour (PALETTE_SHARE of them SAME_COLOUR
     apart, PALETTE_CELLS of them or more): a minimap's pixels of every hue, not lamps or
     chairs of a few looks."""
-    inside = np.all((uv >= box[0] * OBJECT_PX) & (uv <= box[1] * OBJECT_PX), axis=1)
-    if np.count_nonzero(inside) < PALETTE_CELLS:
+    colours = _colours_in(lab, uv, box)
+    if len(colours) < PALETTE_CELLS:
         return False
+    return len(one_of_each(colours)) >= PALETTE_SHARE * len(colours)
+
+
+def _colours_in(lab: np.ndarray, uv: np.ndarray, box: np.ndarray) -> np.ndarray:
+    """``(n, 3)`` colours at the middles of the objects at ``uv`` (pixels of ``lab``,
+    OBJECT_PX a floor cell) inside ``box`` (floor cells)."""
+    inside = np.all((uv >= box[0] * OBJECT_PX) & (uv <= box[1] * OBJECT_PX), axis=1)
     x, y = np.clip(uv[inside].round().astype(int), 0, [lab.shape[1] - 1, lab.shape[0] - 1]).T
-    colours = one_of_each(lab[y, x].astype(np.float64))
-    return len(colours) >= PALETTE_SHARE * np.count_nonzero(inside)
+    return lab[y, x].astype(np.float64)
+
+
+def _two_toned(colours: np.ndarray) -> bool:
+    """Whether objects of these ``colours`` (``(n, 3)``) are of two tones TWO_TONES apart,
+    the rarer one TONE_SHARE of them or more: lit and unlit lamps, both unlike the floor."""
+    if len(colours) < LEAST_BLOCK:
+        return False
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
+    _, labels, centres = cv2.kmeans(
+        colours.astype(np.float32), 2, None, criteria, 3, cv2.KMEANS_PP_CENTERS
+    )
+    rarer = min(np.mean(labels == 0), np.mean(labels == 1))
+    return bool(np.linalg.norm(centres[0] - centres[1]) >= TWO_TONES and rarer >= TONE_SHARE)
 
 
 def _object_centres(mask: np.ndarray) -> tuple[np.ndarray, float]:
