@@ -143,6 +143,7 @@ def board_within(image: np.ndarray, location: BoardLocation) -> BoardLocation | 
     # columns by the commonest colour).  A box grown round stray marks on the floor holds
     # a few more objects and many more empty places (tuning 64 and 212).
     chosen = None
+    beyond = None  # (the same for either way: found once, when first asked)
     for colour in _floor_colours(commonest, shades):
         found = _objects_lattice(objects_lab, location, colour)
         if found is None:
@@ -151,13 +152,13 @@ def board_within(image: np.ndarray, location: BoardLocation) -> BoardLocation | 
         if colour.ndim == 3 and _places_held(board, box, held) < DENSE:
             # told by each tile's own colour, the objects must lie on tiles that hold
             # something: the two shades of a lights board's plain tiles tell none
-            return None if chosen is None else _grown(objects_lab, location, *chosen[2:], commonest)
-        beyond = _floor_beyond(image, location, commonest)
+            break
+        beyond = _floor_beyond(image, location, commonest) if beyond is None else beyond
         most = TWO_TONED_FILLED if _two_toned(colours) else BOARD_FILLED
         if not _set_into(objects_lab, colour, held, box, beyond, most) or _alike_around(
             marked, box
         ):
-            return None if chosen is None else _grown(objects_lab, location, *chosen[2:], commonest)
+            break
         filled = objects / (board.rows * board.cols)
         if chosen is None or (objects > chosen[0] and filled >= chosen[1]):
             chosen = objects, filled, board, box
@@ -200,10 +201,7 @@ def _floor(
     rows, cols, px = location.rows, location.cols, CELL_PX
     lab = _floor_cells(image, location, px)
     cells = lab.reshape(rows, px, cols, px, 3).transpose(0, 2, 1, 3, 4).reshape(-1, px, px, 3)
-    rim = max(1, int(round(RING * px)))
-    ring = np.zeros((px, px), bool)
-    ring[:rim] = ring[-rim:] = True
-    ring[:, :rim] = ring[:, -rim:] = True
+    ring = _ring(px)
     rings = np.median(cells[:, ring], axis=1)
     colour = np.median(lab[::2, ::2].reshape(-1, 3), axis=0)  # (every fourth pixel: as good)
     if np.mean(np.linalg.norm(rings - colour, axis=1) < FLOOR_ALIKE) < ON_FLOOR:
@@ -216,6 +214,15 @@ def _floor(
     marks = np.stack([cv2.morphologyEx(m, cv2.MORPH_OPEN, opening) for m in marks])
     held = (marks.mean(axis=(1, 2)) >= HOLDS).reshape(rows, cols)
     return colour, rings.reshape(rows, cols, 3), held, marked.reshape(rows, cols)
+
+
+def _ring(px: int) -> np.ndarray:
+    """``(px, px)`` bool: a cell's outer RING of its side, each side."""
+    rim = max(1, int(round(RING * px)))
+    ring = np.zeros((px, px), bool)
+    ring[:rim] = ring[-rim:] = True
+    ring[:, :rim] = ring[:, -rim:] = True
+    return ring
 
 
 def _alike_around(marked: np.ndarray, box: np.ndarray) -> bool:
@@ -289,6 +296,9 @@ def _grown(
     own = [
         _place(lab, box[0], step, (col, row)) for row in range(size[1]) for col in range(size[0])
     ]
+    own = [place for place in own if place is not None]
+    if not own:
+        return board
     floor = [np.broadcast_to(np.asarray(colour, np.float32), (PLACE_PX, PLACE_PX, 3))]
     floor += _floor_places(lab, box[0], step, size)
     first, last = np.zeros(2, int), size - 1  # (col, row)
@@ -302,20 +312,27 @@ def _grown(
             strip = [_place(lab, box[0], step, place) for place in places]
             if any(place is None for place in strip):
                 continue
-            near = [min(_apart(place, mine) for mine in own if mine is not None) for place in strip]
+            near = [min(_apart(place, mine) for mine in own) for place in strip]
             far = [min(_apart(place, tile) for tile in floor) for place in strip]
             if all(n <= ALIKE_PLACE and 2 * n <= f for n, f in zip(near, far, strict=True)):
                 (first if side < 2 else last)[axis] = at
                 grew = True
     if not grew:
         return board
-    corner = box[0] + first * step
     rows, cols = (last - first + 1)[::-1].tolist()
+    return _board_on_floor(location, box[0] + first * step, step, rows, cols)
+
+
+def _board_on_floor(
+    location: BoardLocation, corner: np.ndarray, step: np.ndarray, rows: int, cols: int
+) -> BoardLocation:
+    """The board of rows x cols places ``step`` apart (floor cell units, across and down)
+    whose first place starts at ``corner`` on the floor's lattice at ``location``."""
     to_floor = np.array([[step[0], 0, corner[0]], [0, step[1], corner[1]], [0, 0, 1.0]])
     homography = location.homography @ to_floor
     homography = homography / homography[2, 2]
     corners = apply_homography(homography, outline(rows, cols))
-    return BoardLocation(corners, homography, rows, cols, board.confidence)
+    return BoardLocation(corners, homography, rows, cols, location.confidence)
 
 
 def _floor_places(
@@ -370,10 +387,7 @@ def _floor_beyond(
     height, width = image.shape[:2]
     lab = _floor_cells(image, wider, px)
     cells = lab.reshape(rows, px, cols, px, 3).transpose(0, 2, 1, 3, 4)
-    rim = max(1, int(round(RING * px)))
-    ring = np.zeros((px, px), bool)
-    ring[:rim] = ring[-rim:] = True
-    ring[:, :rim] = ring[:, -rim:] = True
+    ring = _ring(px)
     floor = np.linalg.norm(np.median(cells[:, :, ring], axis=2) - colour, axis=2) < FLOOR_ALIKE
     strips = [floor[1:-1, 0], floor[0, 1:-1], floor[1:-1, -1], floor[-1, 1:-1]]
     # the outline's corners, in turn: top-left, top-right, bottom-right, bottom-left
@@ -497,12 +511,8 @@ def _lattice_of(
     if rows * cols * step[0] * step[1] > MOST_OF_FLOOR * location.rows * location.cols:
         return None
     corner = phase + first * step - step / 2
-    to_floor = np.array([[step[0], 0, corner[0]], [0, step[1], corner[1]], [0, 0, 1.0]])
-    homography = location.homography @ to_floor
-    homography = homography / homography[2, 2]
-    corners = apply_homography(homography, outline(rows, cols))
     box = np.array([corner, corner + step * np.array([cols, rows])])
-    return held, BoardLocation(corners, homography, rows, cols, location.confidence), box
+    return held, _board_on_floor(location, corner, step, rows, cols), box
 
 
 def _spacing(uv: np.ndarray) -> np.ndarray | None:
