@@ -93,6 +93,57 @@ def test_benches_that_fall_apart_in_the_mask_count_once(seed: int) -> None:
     _assert_located_as_drawn("benches-grass", seed)
 
 
+@pytest.mark.parametrize("seed", [72, 2104])
+def test_benches_packed_closer_than_their_length_are_located_whole(seed: int) -> None:
+    """Benches a few pixels apart cover most of the ground's median window: the first median
+    there is the benches' colour, the grass between them stood out and joined them into one
+    blob, and a few rows of the board were found (5x3 for 7x3, 2x4 for 7x4)."""
+    _assert_located_as_drawn("benches-grass", seed)
+
+
+def test_the_light_and_dark_patches_of_a_flat_board_are_no_crowded_objects() -> None:
+    """A flat grey board on a plain page (a tuning seed): against the ground taken again
+    without it, its light and dark patches stand out as objects, on a lattice of tall,
+    thin cells a third of them empty (3x3 read for 7x8). A crowded board holds an object
+    in every cell."""
+    _assert_located_as_drawn("lights-grey", 2004)
+
+
+def _crowded_board(rows: int, cols: int, size: tuple[int, int], gap: int) -> np.ndarray:
+    """A BGR view of green grass (smooth noise) with rows x cols magenta boxes (``size``:
+    height, width) ``gap`` pixels apart in its middle."""
+    rng = np.random.default_rng(3)
+    height, width = 480, 720
+    grass = np.empty((height, width, 3), np.float32)
+    grass[:] = (60, 140, 70)
+    grass += cv2.GaussianBlur(rng.normal(0, 12, (height, width)).astype(np.float32), (0, 0), 3)[
+        ..., None
+    ]
+    image = np.clip(grass, 0, 255).astype(np.uint8)
+    down, across = size
+    for r in range(rows):
+        for c in range(cols):
+            y, x = 150 + r * (down + gap), 250 + c * (across + gap)
+            cv2.rectangle(image, (x, y), (x + across - 1, y + down - 1), (180, 60, 170), -1)
+    return image
+
+
+def test_objects_packed_closer_than_the_ground_window_stand_apart_from_the_second_ground():
+    """36 boxes 6 pixels apart fill the middle of the ground's window: against the first
+    median, the grass between them stands out and joins them into one blob; against the
+    ground taken again without them, each box is one object of its own area."""
+    lab = cv2.cvtColor(_crowded_board(6, 6, (18, 30), 6), cv2.COLOR_BGR2LAB)
+    counts = [
+        int(np.sum(np.abs(found.areas - 18 * 30) <= 0.1 * 18 * 30))
+        for masks in objects.object_masks(lab)
+        for found in map(objects.objects_in, masks)
+    ]
+    assert max(counts) == 36
+    board = objects.object_board(lab)
+    assert board is not None
+    assert (board.rows, board.cols, board.cover) == (6, 6, 1.0)
+
+
 def _blobs_on_a_grid(rows: int, cols: int, pitch: int, size: int) -> np.ndarray:
     """A 0/1 mask of rows x cols square blobs ``size`` wide, ``pitch`` apart, the first at
     (pitch, pitch), on a ground twice as large (a board is no panel of the view)."""
