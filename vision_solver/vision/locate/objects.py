@@ -177,30 +177,33 @@ def object_masks(lab: np.ndarray) -> list[list[np.ndarray]]:
     window = max(3, int(GROUND_WINDOW * max(small.shape[:2])) | 1)
     first = cv2.medianBlur(small, window)
     grounds = [first]
-    difference = _difference(small, first)
+    difference = _difference(_channels(small), _channels(first))
     median, spread = _median_spread(difference)
     standing = (difference > median + GROUND_MADS * max(spread, 1.0)).astype(np.uint8)
     if standing.any():
         standing = cv2.dilate(standing, np.ones((3, 3), np.uint8), iterations=GROUND_GROW)
         grounds.append(cv2.medianBlur(cv2.inpaint(small, standing, 3, cv2.INPAINT_TELEA), window))
+    pixels = _channels(lab)  # (split once, for every ground)
     return [
-        _masks_against(lab, cv2.resize(ground, (width, height), interpolation=cv2.INTER_LINEAR))
+        _masks_against(
+            pixels,
+            _channels(cv2.resize(ground, (width, height), interpolation=cv2.INTER_LINEAR)),
+        )
         for ground in grounds
     ]
 
 
-def _masks_against(lab: np.ndarray, ground: np.ndarray) -> list[np.ndarray]:
-    """The masks (one per OBJECT_MADS) of what stands out from the ``ground`` (Lab, as large
-    as ``lab``) and is not its shadow."""
-    difference = _difference(lab, ground)
+Channels = tuple[np.ndarray, np.ndarray, np.ndarray]
+
+
+def _masks_against(pixels: Channels, ground: Channels) -> list[np.ndarray]:
+    """The masks (one per OBJECT_MADS) of the ``pixels`` that stand out from the ``ground``
+    (``_channels`` of a Lab image and of its ground) and are not its shadow."""
+    difference = _difference(pixels, ground)
     median, spread = _median_spread(difference[::SAMPLE_STEP, ::SAMPLE_STEP])
-    light, a, b = (channel.astype(np.float32) for channel in cv2.split(lab))
-    ground_light, ground_a, ground_b = (channel.astype(np.float32) for channel in cv2.split(ground))
+    light, a, b = pixels
+    ground_light, ground_a, ground_b = ground
     # a shadow on the ground is the ground darker, its hue kept and its chroma no greater
-    a -= 128.0
-    b -= 128.0
-    ground_a -= 128.0
-    ground_b -= 128.0
     chroma2, ground_chroma2 = a * a + b * b, ground_a * ground_a + ground_b * ground_b
     along = a * ground_a + b * ground_b
     same_hue = (along >= 0) & (along * along >= SHADOW_HUE**2 * chroma2 * ground_chroma2)
@@ -213,11 +216,16 @@ def _masks_against(lab: np.ndarray, ground: np.ndarray) -> list[np.ndarray]:
     return masks
 
 
-def _difference(lab: np.ndarray, ground: np.ndarray) -> np.ndarray:
-    """float32: how far (Delta E) each pixel of a Lab image lies from the ``ground``'s."""
-    # channel by channel (numpy sums over a last axis of three slowly)
+def _channels(lab: np.ndarray) -> Channels:
+    """A Lab image's L*, a and b as float32, a and b less 128 (grey at 0), channel by channel
+    (numpy sums over a last axis of three slowly)."""
     light, a, b = (channel.astype(np.float32) for channel in cv2.split(lab))
-    ground_light, ground_a, ground_b = (channel.astype(np.float32) for channel in cv2.split(ground))
+    return light, a - 128.0, b - 128.0
+
+
+def _difference(pixels: Channels, ground: Channels) -> np.ndarray:
+    """float32: how far (Delta E) each pixel lies from the ground's (``_channels`` of both)."""
+    (light, a, b), (ground_light, ground_a, ground_b) = pixels, ground
     return cv2.magnitude(light - ground_light, cv2.magnitude(a - ground_a, b - ground_b))
 
 

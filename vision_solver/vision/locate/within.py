@@ -19,6 +19,7 @@ so perspective needs no new fit.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import cache
 
 import cv2
 import numpy as np
@@ -143,7 +144,8 @@ def board_within(image: np.ndarray, location: BoardLocation) -> BoardLocation | 
     # columns by the commonest colour).  A box grown round stray marks on the floor holds
     # a few more objects and many more empty places (tuning 64 and 212).
     chosen = None
-    beyond = None  # (the same for either way: found once, when first asked)
+    # (the same for either way: found once, when first asked)
+    beyond = cache(lambda: _floor_beyond(image, location, commonest))
     for colour in _floor_colours(commonest, shades):
         found = _objects_lattice(objects_lab, location, colour)
         if found is None:
@@ -153,9 +155,8 @@ def board_within(image: np.ndarray, location: BoardLocation) -> BoardLocation | 
             # told by each tile's own colour, the objects must lie on tiles that hold
             # something: the two shades of a lights board's plain tiles tell none
             break
-        beyond = _floor_beyond(image, location, commonest) if beyond is None else beyond
         most = TWO_TONED_FILLED if _two_toned(colours) else BOARD_FILLED
-        if not _set_into(objects_lab, colour, held, box, beyond, most) or _alike_around(
+        if not _set_into(objects_lab, colour, held, box, beyond(), most) or _alike_around(
             marked, box
         ):
             break
