@@ -52,6 +52,15 @@ def test_chairs_under_a_tilted_camera_are_located_far_rows_included(seed: int) -
     _assert_located_as_drawn("chairs-3d", seed)
 
 
+def test_a_borders_bricks_set_aside_by_the_plane_enlarged_are_no_board() -> None:
+    """Chairs on tiles in a brick border under a tilted camera (a tuning seed).  The plane
+    warped square-on found the border's left strip, 13x2 bricks, and not the board, so
+    nothing there told the bricks from a board; the plane enlarged found the board and set
+    the bricks aside as its border's.  The bricks stood (read 13x2 lights): the board found
+    enlarged now stands for them."""
+    _assert_located_as_drawn("chairs-3d", 192)
+
+
 def test_specks_of_a_textured_ground_give_way_to_a_board_seen_closer() -> None:
     """Chairs in a corner of the view on a dark, noisy ground (a fresh tuning seed): the
     coarse look finds a lattice of the ground's specks with more points than the board has

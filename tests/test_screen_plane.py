@@ -482,12 +482,12 @@ def test_the_enlarged_screen_s_board_stands_where_it_holds_more_cells_found() ->
 
     page_lattice = placed(4, 5, 0.8)  # 16 cells found
     board = placed(14, 3, 0.7)  # 29.4 cells found
-    assert _enlarged_rather(board, page_lattice, [])
-    assert _enlarged_rather(board, None, [])
-    assert not _enlarged_rather(placed(14, 3, 1.0, framed=True), page_lattice, [])
+    assert _enlarged_rather(board, page_lattice, [], [])
+    assert _enlarged_rather(board, None, [], [])
+    assert not _enlarged_rather(placed(14, 3, 1.0, framed=True), page_lattice, [], [])
     # a few cells found surely on the enlarged plane do not beat more cells found as warped
-    assert not _enlarged_rather(placed(3, 2, 0.9), placed(14, 3, 0.95), [])
-    assert _enlarged_rather(placed(3, 2, 1.0), placed(3, 2, 0.9), [])
+    assert not _enlarged_rather(placed(3, 2, 0.9), placed(14, 3, 0.95), [], [])
+    assert _enlarged_rather(placed(3, 2, 1.0), placed(3, 2, 0.9), [], [])
 
 
 def test_a_strip_the_screen_s_search_set_aside_does_not_stand_for_its_board_when_enlarged():
@@ -502,10 +502,26 @@ def test_a_strip_the_screen_s_search_set_aside_does_not_stand_for_its_board_when
     bricks = [[512, 262], [552, 256], [581, 706], [527, 718]]
     strip = _placed([[511, 262], [551, 256], [581, 706], [527, 718]], 22, 2, 1.0, False)
     aside = [Candidate(np.array(bricks, float), 22, 2, 180.2, "coarse stage 3", aside=True)]
-    assert not _enlarged_rather(strip, board, aside)
-    assert _enlarged_rather(strip, board, [])
+    assert not _enlarged_rather(strip, board, aside, [])
+    assert _enlarged_rather(strip, board, [], [])
     elsewhere = dataclasses.replace(strip, corners=strip.corners + [300.0, 0.0])
-    assert _enlarged_rather(elsewhere, board, aside)
+    assert _enlarged_rather(elsewhere, board, aside, [])
+
+
+def test_a_strip_the_enlarged_screen_s_search_set_aside_gives_way_to_its_board():
+    """The other way round: the search of the plane as warped found a border's 22x2 bricks
+    alone, 44 cells found; the search of the plane enlarged found the 6x7 board of chairs,
+    three cells short, and set the strip aside beside it.  The board stands for the strip;
+    it would not for a lattice the enlarged search did not set aside."""
+    from vision_solver.vision.locate.plane import _enlarged_rather
+    from vision_solver.vision.locate.results import Candidate
+
+    board = _placed([[547, 277], [991, 204], [1146, 555], [572, 678]], 6, 7, 39 / 42, False)
+    bricks = [[512, 262], [552, 256], [581, 706], [527, 718]]
+    strip = _placed([[511, 262], [551, 256], [581, 706], [527, 718]], 22, 2, 1.0, False)
+    aside = [Candidate(np.array(bricks, float), 22, 2, 180.2, "coarse stage 3", aside=True)]
+    assert _enlarged_rather(board, strip, [], aside)
+    assert not _enlarged_rather(board, strip, [], [])
 
 
 #: Tuning-side photos of a small screen whose board the enlarged screen showed, in part, where

@@ -132,8 +132,13 @@ def search_board(image: np.ndarray, trace: Trace) -> BoardLocation | NotFound:
         if max(plane.image.shape[:2]) < ENLARGED_PLANE:
             # A small plane's cells may be too few pixels across for the segmentations
             # (their edges blurred over most of a cell): the plane enlarged is searched too.
-            enlarged = _on_plane(rectify(image, quad, ENLARGED_PLANE), trace, "enlarged plane")
-            if enlarged is not None and _enlarged_rather(enlarged, on_plane, set_aside):
+            enlarged_aside: list[Candidate] = []
+            enlarged = _on_plane(
+                rectify(image, quad, ENLARGED_PLANE), trace, "enlarged plane", enlarged_aside
+            )
+            if enlarged is not None and _enlarged_rather(
+                enlarged, on_plane, set_aside, enlarged_aside
+            ):
                 on_plane = enlarged
     if found is None:
         begun = search_stages(image, trace, screen_page)
@@ -212,19 +217,24 @@ def _page_of(plane: Rectified) -> np.ndarray:
 
 
 def _enlarged_rather(
-    enlarged: BoardLocation, on_plane: BoardLocation | None, aside: list[Candidate]
+    enlarged: BoardLocation,
+    on_plane: BoardLocation | None,
+    aside: list[Candidate],
+    enlarged_aside: list[Candidate],
 ) -> bool:
     """True when the board found on the plane enlarged stands for the one found on the plane
     as warped (``on_plane``, perhaps None): found more surely, or more of its cells found (a
-    board of 15x4 small cells found in part, not a 3x2 lattice of the page found surely).
-    An outline placed by a frame counts none: noise enlarged makes specks that a frame's
-    count may take for objects.  Nor does a lattice that the search of the plane as warped
-    set ``aside`` as no board (a border's bricks, beside the board it frames there: the
-    search enlarged may not find that board to judge the strip by)."""
+    board of 15x4 small cells found in part, not a 3x2 lattice of the page found surely),
+    or ``on_plane`` is a lattice that the search enlarged set aside as no board
+    (``enlarged_aside``: a border's bricks, beside the board it frames, which only the
+    search enlarged found).  An outline placed by a frame counts none: noise enlarged makes
+    specks that a frame's count may take for objects.  Nor does a lattice that the search of
+    the plane as warped set ``aside`` as no board (the same bricks the other way round)."""
     if any(_same_place(enlarged, other) for other in aside):
         return False
     return not enlarged.framed and (
         on_plane is None
+        or any(_same_place(on_plane, other) for other in enlarged_aside)
         or enlarged.confidence > on_plane.confidence
         or _cells_found(enlarged) > _cells_found(on_plane)
     )
