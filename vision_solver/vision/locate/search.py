@@ -93,6 +93,11 @@ OBJECTS_TEXTURED = 0.6
 #: regions) may end the search early.
 EARLY_STAGES = 3
 
+#: The last stage of ``candidate_stages`` (the lightness split) is asked only in a picture
+#: of a plane seen at an angle (a photographed screen) where the stages before it found no
+#: convincing board.
+LAST_RESORT = 4
+
 
 #: A blob is a square of the page's grid when it sits this near (in steps)
 #: to one of its points and is this large beside its pitch (least, most).
@@ -128,8 +133,13 @@ def _best_lattice(
     Objects on the backdrop or flat regions find most tile boards (arrow
     tiles the former, plain tiles the latter).  As soon as a stage gives a
     complete, solid board the later ones are skipped (the colour
-    segmentations cost the most).  When the first FRAME_AFTER stages found
-    none, or at once in an image with hardly anything flat, ``framed``
+    segmentations cost the most).  The last stage (LAST_RESORT: the lightness
+    split, for the moiré of a photographed screen) runs only where the picture
+    shows a plane at an angle (``screen_page`` given: a screen, a toy's case)
+    and the stages before it found no convincing board.  Elsewhere (that plane
+    warped square-on, a screenshot) its lattices of a border's bricks or of a
+    part of the board stood for the board.  When the first FRAME_AFTER stages
+    found none, or at once in an image with hardly anything flat, ``framed``
     (given the lattice so far) is asked for a board in a frame: the one it
     gives ends the search.  ``record`` is told every lattice a stage weighs
     (and the stage); it changes nothing.  ``screen_page``: the commonest colour
@@ -229,15 +239,19 @@ def _best_lattice(
             and not (regions and pieces_run_on(best, lab, regions[0]))
         ):
             return _Search(best, False, textured=textured)
-        if best is not None and textured:
+        if best is not None and textured and stage < LAST_RESORT:
             # Under a tilted camera the far rows' objects look smaller: grow
             # the lattice over look-alikes of any size in perspective (what it
             # grows into does not end the search: later stages may find more).
+            # Not over the lightness split's blobs: grown over them, boards of
+            # chairs were placed a little off and read a cell or two wrong.
             best = extend_lattice(best, blobs) or best
         if stage + 1 == FRAME_AFTER and framed is not None:
             found = framed(best)
             if found is not None:
                 return _Search(best, True, found, textured)
+        if stage + 1 == LAST_RESORT and (screen_page is None or convincing(best)):
+            break  # the lightness split: for a photographed screen where no board was found
     return _Search(best, True, textured=textured)
 
 

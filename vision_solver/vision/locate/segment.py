@@ -4,8 +4,8 @@ The locate stage works on a *work image*: the screenshot scaled so that its
 longer side is at most a few hundred pixels (fast) or, for a finer look,
 two thousand, and small images enlarged.  Its blobs come from several
 segmentations (objects on the commonest colour, flat regions, colour
-clusters, objects far from the backdrop's chroma); a board's cells are among
-the blobs of at least one of them.
+clusters, objects far from the backdrop's chroma, dark and light objects);
+a board's cells are among the blobs of at least one of them.
 """
 
 from __future__ import annotations
@@ -45,6 +45,10 @@ FLAT, LOOSELY_FLAT = 11, 29
 BACKDROP_BOX, BACKDROP_SHARE = 10, 0.15
 #: The colour-cluster segmentation splits the image into this many colours.
 CLUSTERS = 6
+
+#: The lightness split smooths the lightness with a median of this many pixels a side
+#: (a screen's moiré and a photo's noise are finer than that; a cell is not).
+LIGHTNESS_SMOOTHING = 5
 
 
 @dataclass
@@ -167,6 +171,16 @@ def _quantised_labels(lab: np.ndarray, k: int = CLUSTERS) -> np.ndarray:
     return table[index | (b_ch >> 3)]
 
 
+def _lightness_split(lab: np.ndarray, sums: np.ndarray, min_area: int, max_area: int) -> list[Blob]:
+    """Cell-shaped components of the pixels darker than Otsu's threshold of the smoothed
+    lightness, and of those lighter than it."""
+    lightness = cv2.medianBlur(np.ascontiguousarray(lab[:, :, 0]), LIGHTNESS_SMOOTHING)
+    _, dark = cv2.threshold(lightness, 0, 255, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
+    return components(dark, sums, "dark", min_area, max_area) + components(
+        cv2.bitwise_not(dark), sums, "light", min_area, max_area
+    )
+
+
 def commonest_colour(lab: np.ndarray) -> np.ndarray:
     """The image's commonest colour (its page, its backdrop), 8-bit Lab to within 8 units."""
     sample = lab.reshape(-1, 3)[:: max(1, lab.size // 150000)].astype(np.uint16) >> 3
@@ -258,3 +272,9 @@ def candidate_stages(
             continue
         blobs += components(labels != k, sums, f"object{k}", min_area, max_area)
     yield blobs
+
+    # 5. Dark objects on a light ground and light ones on a dark ground: the lightness,
+    # median-smoothed, split in two at Otsu's threshold.  A phone's photo of a screen
+    # streaks every colour with moiré and noise, so nothing in it is flat and its colour
+    # clusters break each cell into specks; the cells still stand apart in lightness.
+    yield _lightness_split(lab, sums, min_area, max_area)
