@@ -47,7 +47,7 @@ BACKDROP_BOX, BACKDROP_SHARE = 10, 0.15
 CLUSTERS = 6
 
 #: The lightness split smooths the lightness with a median of this many pixels a side
-#: (a screen's moiré and a photo's noise are finer than that; a cell is not).
+#: (a screen's finest stripes and a photo's noise are finer than that; a cell is not).
 LIGHTNESS_SMOOTHING = 5
 
 
@@ -223,8 +223,11 @@ def candidate_stages(
     """Cell-like blobs of a Lab work image, cheapest segmentation first.
 
     Objects on the backdrop come first, then flat regions (strictly, then
-    loosely flat), then colour clusters and salient objects.  The strictly
-    flat regions themselves (cell-like or not) are appended to ``regions``
+    loosely flat), then colour clusters and salient objects, and last the
+    dark and the light objects of the lightness split (the search asks for
+    them only where a plane is seen at an angle and the stages before found
+    no convincing board: ``search.LAST_RESORT``).  The strictly flat regions
+    themselves (cell-like or not) are appended to ``regions``
     when it is given.  ``gradient`` is ``lab_gradient(lab)``, ``flat``
     ``flat_mask(gradient)`` and ``page`` ``commonest_colour(lab)``, when known.
     """
