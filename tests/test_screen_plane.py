@@ -490,18 +490,26 @@ def test_the_enlarged_screen_s_board_stands_where_it_holds_more_cells_found() ->
     assert _enlarged_rather(placed(3, 2, 1.0), placed(3, 2, 0.9), [], [])
 
 
+def _board_beside_its_bricks(board_found: float):
+    """A 6x7 board of chairs (``board_found`` of its cells found), a border's 22x2 bricks
+    beside it, and the candidate a search set aside as those bricks."""
+    from vision_solver.vision.locate.results import Candidate
+
+    board = _placed([[547, 277], [991, 204], [1146, 555], [572, 678]], 6, 7, board_found, False)
+    strip = _placed([[511, 262], [551, 256], [581, 706], [527, 718]], 22, 2, 1.0, False)
+    bricks = np.array([[512, 262], [552, 256], [581, 706], [527, 718]], float)
+    return board, strip, Candidate(bricks, 22, 2, 180.2, "coarse stage 3", aside=True)
+
+
 def test_a_strip_the_screen_s_search_set_aside_does_not_stand_for_its_board_when_enlarged():
     """A border's 22x2 bricks beside a 6x7 board of chairs: the search of the plane as warped
     found both and set the strip aside; the search of the plane enlarged found the strip
     alone, whose 44 cells outnumber the board's 42.  A lattice set aside there is no board
     here either, however it was found; another lattice still wins as before."""
     from vision_solver.vision.locate.plane import _enlarged_rather
-    from vision_solver.vision.locate.results import Candidate
 
-    board = _placed([[547, 277], [991, 204], [1146, 555], [572, 678]], 6, 7, 1.0, False)
-    bricks = [[512, 262], [552, 256], [581, 706], [527, 718]]
-    strip = _placed([[511, 262], [551, 256], [581, 706], [527, 718]], 22, 2, 1.0, False)
-    aside = [Candidate(np.array(bricks, float), 22, 2, 180.2, "coarse stage 3", aside=True)]
+    board, strip, bricks = _board_beside_its_bricks(1.0)
+    aside = [bricks]
     assert not _enlarged_rather(strip, board, aside, [])
     assert _enlarged_rather(strip, board, [], [])
     elsewhere = dataclasses.replace(strip, corners=strip.corners + [300.0, 0.0])
@@ -514,13 +522,9 @@ def test_a_strip_the_enlarged_screen_s_search_set_aside_gives_way_to_its_board()
     three cells short, and set the strip aside beside it.  The board stands for the strip;
     it would not for a lattice the enlarged search did not set aside."""
     from vision_solver.vision.locate.plane import _enlarged_rather
-    from vision_solver.vision.locate.results import Candidate
 
-    board = _placed([[547, 277], [991, 204], [1146, 555], [572, 678]], 6, 7, 39 / 42, False)
-    bricks = [[512, 262], [552, 256], [581, 706], [527, 718]]
-    strip = _placed([[511, 262], [551, 256], [581, 706], [527, 718]], 22, 2, 1.0, False)
-    aside = [Candidate(np.array(bricks, float), 22, 2, 180.2, "coarse stage 3", aside=True)]
-    assert _enlarged_rather(board, strip, [], aside)
+    board, strip, bricks = _board_beside_its_bricks(39 / 42)
+    assert _enlarged_rather(board, strip, [], [bricks])
     assert not _enlarged_rather(board, strip, [], [])
 
 
