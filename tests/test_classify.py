@@ -869,6 +869,22 @@ def test_glyphs_whose_colour_turns_clearly_are_arrows_though_their_tiles_pass_fo
     assert reading.cells.tolist() == scene.cells.tolist()
 
 
+def test_light_arrows_on_tiles_of_many_colours_under_moire_are_read_by_their_lightness():
+    """A tuning photo of a monitor showing white arrows on tiles of four colours, its moire
+    and blur over them, off any grass: the ink, the glyphs' colour, the grid moved and the
+    template cut read no turns, and the board was read as lights (32 of 36 cells wrong).
+    The glyphs' lightness less what every cell shares reads it in four turns, sure of its
+    cells: a direction board, read exactly on its true grid."""
+    from synth.photo import photo_scene
+
+    from vision_solver.vision.classify import read_cells
+
+    scene = photo_scene(2120, "monitor")
+    reading = read_cells(scene.image, _true_grid(scene))
+    assert reading.puzzle == "arrows"
+    assert reading.cells.tolist() == scene.cells.tolist()
+
+
 def test_lightness_maps_keep_the_side_of_its_tile_a_glyph_lies_on():
     """``lightness_maps``: each pixel's L* above its cell's own (the median of its middle),
     0 below it; with ``lighter`` False, below it instead.  Two grey cells, one holding a glyph
