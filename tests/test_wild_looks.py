@@ -462,6 +462,14 @@ def test_chairs_are_not_grown_over_the_lightness_splits_blobs():
     _reads_exactly(2076, "chairs-3d")
 
 
+def test_lit_and_unlit_tiles_under_one_highlight_band_are_no_direction_board():
+    """A fresh tuning-side board of grey tiles, lit and unlit, each with a lighter band
+    across its top: read by the glyphs' colour, the band and the tile's face stand in two
+    opposite turns, lit against unlit, and the board was read as arrows (72 cells wrong).
+    A reading in two opposite turns only is two states, not directions."""
+    _reads_exactly(4144, "lights-grey")
+
+
 def test_gaps_shaded_across_a_photographed_screen_are_still_one_colour():
     """A glare spot brightens one side of a screen: the gaps where four tiles meet run from
     dark to light across the board, far from their median at both ends, yet each gap is

@@ -207,7 +207,13 @@ def read_cells(
                 # 2120, read as lights, 32 of 36 cells wrong: now a cell wrong, and that
                 # cell unsure).  Of 1,150 tuning boards and photos, none read otherwise.
                 turns = by_lightness()
-            if turns is not None and (puzzle == PuzzleKind.arrows or turns.varied):
+            # A board read in two opposite turns only is two states of a tile shaded alike
+            # (lit and unlit grey tiles under one highlight band, read by the glyphs'
+            # colour), not directions: the lights reader reads it (a random direction board
+            # of nine cells or more keeps to two opposite turns once in a hundred).
+            if turns is not None and (
+                puzzle == PuzzleKind.arrows or (turns.varied and not turns.opposed)
+            ):
                 objects = _objects_rather(stack, turns, grass, objects_of)
                 if objects is not None:
                     return learned() or CellReading(
