@@ -17,7 +17,7 @@ from synth.wild import wild_scene
 from vision_solver.vision.classify import read_cells
 from vision_solver.vision.classify.cells import CellStack
 from vision_solver.vision.classify.lamps import lamp_features
-from vision_solver.vision.geometry import board_at
+from vision_solver.vision.geometry import BoardLocation, apply_homography, board_at
 from vision_solver.vision.grid import Grid
 from vision_solver.vision.locate import locate_board
 from vision_solver.vision.locate.plane import search_board
@@ -26,6 +26,7 @@ from vision_solver.vision.locate.within import (
     _alike_around,
     _dense_block,
     _grown,
+    _lattice_of,
     _many_colours,
     _set_into,
     _spacing,
@@ -268,6 +269,22 @@ def test_lamps_evenly_spaced_off_the_floor_lattices_half_cells_keep_their_own_sp
     spacing = _spacing(lamps)
     assert spacing[0] == 0.5
     assert abs(spacing[1] - 0.367) < 0.005
+
+
+def test_lamps_on_a_floor_fitted_askew_are_placed_by_their_own_centres():
+    """A floor's lattice fitted a little askew carries its skew to the lamps: on it they
+    drift 0.09 of a cell across per row, a quarter of a cell by the far rows (a fresh
+    tuning-side scene read two lamps in their neighbours' cells).  The board is placed by
+    the lamps' own centres: each lies in the middle of its cell."""
+    floor = BoardLocation(np.zeros((4, 2)), np.eye(3), 20, 20, 1.0)
+    places = np.argwhere(np.ones((6, 3)))[:, ::-1].astype(np.float64)  # (col, row)
+    lamps = np.array([4.5, 3.5]) + places + np.outer(places[:, 1] - 2.5, [0.09, 0.0])
+    found = _lattice_of(lamps, 0.2, floor)
+    assert found is not None
+    held, board, _ = found
+    assert held == 18 and (board.rows, board.cols) == (6, 3)
+    middles = apply_homography(board.homography, places + 0.5)
+    assert np.abs(middles - lamps).max() < 0.01
 
 
 def test_a_small_board_of_lamps_on_a_floor_found_at_an_odd_pitch_is_found():

@@ -13,7 +13,8 @@ of its cells plain and of one floor colour, with a dense block of cells that
 hold objects inside it, smaller than the lattice.  The objects' centres, in
 the floor's cell units, give the board's own lattice: their spacing (whole
 tiles) and where the first one lies.  The floor's homography carries over,
-so perspective needs no new fit.
+so perspective needs no new fit; the board's place on the floor is fitted to the
+objects' own centres (a floor's lattice fitted a little askew would carry its skew).
 """
 
 from __future__ import annotations
@@ -321,15 +322,17 @@ def _grown(
     if not grew:
         return board
     rows, cols = (last - first + 1)[::-1].tolist()
-    return _board_on_floor(location, box[0] + first * step, step, rows, cols)
+    # the board's own placement on the floor, moved by the lines taken in before it
+    to_floor = np.linalg.inv(location.homography) @ board.homography
+    moved = np.array([[1.0, 0.0, first[0]], [0.0, 1.0, first[1]], [0.0, 0.0, 1.0]])
+    return _board_on_floor(location, to_floor @ moved, rows, cols)
 
 
 def _board_on_floor(
-    location: BoardLocation, corner: np.ndarray, step: np.ndarray, rows: int, cols: int
+    location: BoardLocation, to_floor: np.ndarray, rows: int, cols: int
 ) -> BoardLocation:
-    """The board of rows x cols places ``step`` apart (floor cell units, across and down)
-    whose first place starts at ``corner`` on the floor's lattice at ``location``."""
-    to_floor = np.array([[step[0], 0, corner[0]], [0, step[1], corner[1]], [0, 0, 1.0]])
+    """The board of rows x cols places on the floor's lattice at ``location``, ``to_floor``
+    taking its board coordinates to the floor's (cell units)."""
     homography = location.homography @ to_floor
     homography = homography / homography[2, 2]
     corners = apply_homography(homography, outline(rows, cols))
@@ -513,7 +516,28 @@ def _lattice_of(
         return None
     corner = phase + first * step - step / 2
     box = np.array([corner, corner + step * np.array([cols, rows])])
-    return held, _board_on_floor(location, corner, step, rows, cols), box
+    inside = np.all((places >= first) & (places <= last), axis=1)
+    to_floor = _fitted_to_objects(places[inside] - first, uv[on_lattice][inside])
+    if to_floor is None:
+        to_floor = np.array([[step[0], 0, corner[0]], [0, step[1], corner[1]], [0, 0, 1.0]])
+    return held, _board_on_floor(location, to_floor, rows, cols), box
+
+
+def _fitted_to_objects(places: np.ndarray, uv: np.ndarray) -> np.ndarray | None:
+    """The affine map from board coordinates to the floor's (cell units) that takes each
+    object's place (``(n, 2)`` (col, row) from the block's first) to the middle of its cell,
+    fitted to the objects at ``uv`` (least squares); None when they span fewer than two
+    rows or columns.
+
+    A floor's lattice fitted a little askew (its tiles in several shades, some covered by
+    the lamps) carries its skew to a board placed by the floor's cells alone: the objects
+    drift across its cells, a quarter of a cell by the far rows (tuning lights-in-scene
+    4128, two lamps read in their neighbours' cells).  The objects' own centres place it."""
+    if len(places) < LEAST_BLOCK or min(np.ptp(places, axis=0)) < 1:
+        return None
+    design = np.column_stack([places + 0.5, np.ones(len(places))])
+    coeffs, *_ = np.linalg.lstsq(design, uv, rcond=None)
+    return np.vstack([coeffs.T, [0.0, 0.0, 1.0]])
 
 
 def _spacing(uv: np.ndarray) -> np.ndarray | None:
