@@ -153,8 +153,13 @@ def fit_homography(points: np.ndarray, pixels: np.ndarray) -> np.ndarray:
         if homography is not None and _well_conditioned(homography):
             return homography
     # Too few points (or degenerate) for a homography: an affine fit.
-    design = np.column_stack([src, np.ones(len(src))])
-    coeffs, *_ = np.linalg.lstsq(design, dst, rcond=None)
+    return fit_affine(src, dst)
+
+
+def fit_affine(points: np.ndarray, pixels: np.ndarray) -> np.ndarray:
+    """The affine map (least squares, as a 3 x 3 homography) taking ``points`` to ``pixels``."""
+    design = np.column_stack([np.asarray(points, dtype=np.float64), np.ones(len(points))])
+    coeffs, *_ = np.linalg.lstsq(design, np.asarray(pixels, dtype=np.float64), rcond=None)
     return np.vstack([coeffs.T, [0.0, 0.0, 1.0]])
 
 

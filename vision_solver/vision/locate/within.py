@@ -28,6 +28,7 @@ import numpy as np
 from ..colour import SAME_COLOUR, lab_on_scale
 from ..geometry import BoardLocation, apply_homography, outline
 from .cellsample import one_of_each
+from .lattice import fit_affine
 from .scenery import PALETTE_CELLS, PALETTE_SHARE
 
 #: The floor's cells are looked at with this many pixels a side, and the objects on it
@@ -535,9 +536,7 @@ def _fitted_to_objects(places: np.ndarray, uv: np.ndarray) -> np.ndarray | None:
     4128, two lamps read in their neighbours' cells).  The objects' own centres place it."""
     if len(places) < LEAST_BLOCK or min(np.ptp(places, axis=0)) < 1:
         return None
-    design = np.column_stack([places + 0.5, np.ones(len(places))])
-    coeffs, *_ = np.linalg.lstsq(design, uv, rcond=None)
-    return np.vstack([coeffs.T, [0.0, 0.0, 1.0]])
+    return fit_affine(places + 0.5, uv)
 
 
 def _spacing(uv: np.ndarray) -> np.ndarray | None:
