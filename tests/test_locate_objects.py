@@ -110,18 +110,6 @@ def test_benches_packed_closer_than_their_length_are_located_whole(seed: int) ->
     _assert_located_as_drawn("benches-grass", seed)
 
 
-def test_crowded_benches_two_of_them_merged_end_on_are_located_whole() -> None:
-    """A fresh tuning board of benches packed close (4x3): against the second ground every
-    bench stands apart but two seen end-on, one behind the other, which merge into one
-    object and leave a cell empty.  That board was set aside for not holding an object in
-    every cell, and the first ground's lattice, askew, stood for it (read 2x3).  (Its outline
-    falls 5% of the diagonal off at one corner, the merged pair's feet hidden: it reads
-    exactly all the same.)"""
-    scene = wild_scene(4044, "benches-grass")
-    reading = read_board(scene.image, looks=[])
-    assert reading.cells.tolist() == scene.cells.tolist()
-
-
 def test_the_light_and_dark_patches_of_a_flat_board_are_no_crowded_objects() -> None:
     """A flat grey board on a plain page (a tuning seed): against the ground taken again
     without it, its light and dark patches stand out as objects, on a lattice of tall,

@@ -66,14 +66,6 @@ GROUND_WINDOW = 0.1
 #: rings round the benches.
 GROUND_MADS = 4.0
 GROUND_GROW = 2
-#: A board found against the second ground holds an object in at least this share of its
-#: cells: a crowded board is full, though two objects in line with the camera may merge into
-#: one and leave a cell or two of it empty (fresh tuning benches 4044: a pair seen end-on, one
-#: behind the other, merged; its board of 4x3 held 10 objects and gave way to the first
-#: ground's 3x4, askew).  Measured on 510 tuning boards of benches, chairs and lamps and photos
-#: of monitors: 1.0 (every cell) 462 read exactly, 0.8 464 (that board and a board of chairs
-#: in a border's bricks mended), none fewer.
-CROWDED_COVER = 0.8
 #: A pixel belongs to an object when it differs from the ground by more than
 #: the median difference plus this many median absolute deviations of it
 #: (grass texture is a few MADs; objects' faces and outlines far more); each
@@ -462,14 +454,14 @@ def object_board(lab: np.ndarray) -> ObjectBoard | None:
 
     Of the lattices grown in each mask of the first ground (``object_masks``),
     the one whose objects stand out the most from the gaps between them
-    (``contrast``).  The second ground is for a crowded board: its board, an
-    object in nearly every cell (CROWDED_COVER), replaces the first's where it
-    stands out more and is of another size (of one size, the first ground, right under the objects'
+    (``contrast``).  The second ground is for a crowded board: its board, one
+    object in every cell, replaces the first's where it stands out more and is
+    of another size (of one size, the first ground, right under the objects'
     feet, places the outline surer).
     """
     grounds = object_masks(lab)
     first = _best_board(grounds[0], least_cover=0.0)
-    second = _best_board(grounds[1], least_cover=CROWDED_COVER) if len(grounds) > 1 else None
+    second = _best_board(grounds[1], least_cover=1.0) if len(grounds) > 1 else None
     if second is None:
         return None if first is None else first[1]
     if first is None:
