@@ -150,6 +150,25 @@ def test_the_bare_floor_between_lamps_moves_no_grid_off_them(seed):
     assert read_board(scene.image, looks=[]).cells.tolist() == scene.cells.tolist()
 
 
+def test_the_gaps_between_tiles_blurred_wider_than_them_still_place_the_grid():
+    """6x6 tiles of random colours 40 pixels wide, 4 apart, blurred wider than their gaps (a
+    photo of a screen): the grid placed a quarter of a cell up still finds the gaps, a
+    quarter of a cell down its cells (the dip where every cell agrees is half as deep as
+    where they differ most, not a third)."""
+    rng = np.random.default_rng(0)
+    image = np.full((360, 360, 3), 30, np.uint8)
+    for row in range(6):
+        for col in range(6):
+            y, x = 40 + row * 44, 40 + col * 44
+            image[y : y + 40, x : x + 40] = rng.integers(60, 220, 3)
+    image = cv2.GaussianBlur(image, (0, 0), 4.0)
+    corners = np.array([[38.0, 27.0], [302.0, 27.0], [302.0, 291.0], [38.0, 291.0]])
+    placed = board_at(corners, 6, 6)
+    shift = gaps_shift(image, Grid(6, 6, placed.homography, placed.corners))
+    assert abs(shift[0]) < 0.03
+    assert abs(shift[1] - 0.25) < 0.03
+
+
 def test_tiles_all_of_one_colour_are_not_moved_by_their_gaps():
     """Round tiles of one colour agree everywhere no glyph reaches, not only at their gaps."""
     scene = random_scene(4, puzzle="arrows", look="arrow-tiles", tilt=0.0)

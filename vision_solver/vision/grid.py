@@ -232,11 +232,13 @@ def _holds_what_differs(
 #: median: a bare floor round lamps may fill half the cell, and the median then falls
 #: between the floor's level and the lamps'.)  Measured on arrow tiles whose lattice was
 #: found on their faces or highlights, a quarter cell off: 0.09 to 0.3 of the median (the
-#: tuning looks read as before against the quantile).  A grid is moved onto its
-#: gaps only when they lie GAP_MOVE or more (cells) from its cells' edges, and only when no
-#: tile's outline placed it (``fit_tiles``): round tiles all of one colour show a dip
-#: (0.0) where no glyph reaches, off their gaps.
-GAP_DIP = 0.4
+#: tuning looks read as before against the quantile); photographed, blurred wider than the
+#: gaps, 0.5 of the quantile (fresh tuning monitor 6200, its lattice found on the tiles'
+#: highlights a fifth of a cell up, its arrows cut and read as lights: 0.4 once).  A grid
+#: is moved onto its gaps only when they lie GAP_MOVE or more (cells) from its cells' edges,
+#: and only when no tile's outline placed it (``fit_tiles``): round tiles all of one colour
+#: show a dip (0.0) where no glyph reaches, off their gaps.
+GAP_DIP = 0.55
 GAP_ABOVE = 0.75
 GAP_MOVE = 0.1
 #: Those positions lie together (the length of their weighed mean round the cell, as a
