@@ -922,10 +922,10 @@ def test_lightness_maps_keep_the_side_of_its_tile_a_glyph_lies_on():
 
 
 def test_a_reading_by_lightness_stands_only_where_sure_and_in_more_than_two_opposite_turns():
-    """``_lightness_clearly``: lit and unlit bevelled tiles, less what every cell shares, read
+    """``_lightness_kept``: lit and unlit bevelled tiles, less what every cell shares, read
     in two opposite turns (or all but a cell so, on a photo): no direction board.  A reading in
     three turns stands where it is sure of its cells (LIGHTNESS_SURE), not where it is not."""
-    from vision_solver.vision.classify import LIGHTNESS_SURE, _lightness_clearly
+    from vision_solver.vision.classify import LIGHTNESS_SURE, _lightness_kept
     from vision_solver.vision.classify.turns import TurnReading
 
     sure = np.ones((5, 6))
@@ -933,13 +933,13 @@ def test_a_reading_by_lightness_stands_only_where_sure_and_in_more_than_two_oppo
     all_but_one = opposite.copy()
     all_but_one[2, 3] = 1
     three = np.arange(30).reshape(5, 6) % 3
-    assert _lightness_clearly(TurnReading(opposite, sure, 1.0)) is None
-    assert _lightness_clearly(TurnReading(all_but_one, sure, 1.0)) is None
+    assert _lightness_kept(TurnReading(opposite, sure, 1.0)) is None
+    assert _lightness_kept(TurnReading(all_but_one, sure, 1.0)) is None
     kept = TurnReading(three, sure, 1.0)
-    assert _lightness_clearly(kept) is kept
+    assert _lightness_kept(kept) is kept
     unsure = TurnReading(three, np.full((5, 6), LIGHTNESS_SURE - 0.05), 1.0)
-    assert _lightness_clearly(unsure) is None
-    assert _lightness_clearly(None) is None
+    assert _lightness_kept(unsure) is None
+    assert _lightness_kept(None) is None
 
 
 def test_thin_light_arrows_blurred_into_their_tiles_hue_are_read_by_their_lightness():
