@@ -206,7 +206,7 @@ def read_cells(
             # A board read in two opposite turns only is two states of a tile shaded alike
             # (lit and unlit grey tiles under one highlight band, read by the glyphs'
             # colour), not directions: the lights reader reads it (a random direction board
-            # of nine cells or more keeps to two opposite turns once in a hundred).
+            # of nine cells or more keeps to two opposite turns about once in 250).
             if turns is not None and (
                 puzzle == PuzzleKind.arrows or (turns.varied and not turns.opposed)
             ):
@@ -574,8 +574,7 @@ def _lightness_clearly(
     stack: CellStack, finer: Callable[[], np.ndarray] | None
 ) -> TurnReading | None:
     """The board read by its glyphs' lightness (``read_turns(by_lightness=True)``) where
-    that sees one object turning from cell to cell, is sure of its cells (LIGHTNESS_SURE)
-    and keeps to more than two opposite turns (ONE_AXIS), else None.
+    ``_lightness_kept`` keeps that reading, else None.
 
     Where the strict reading is not so, the board is read again leniently (its sample's cells
     matching the template poorly but apart in their turns) by the template cut where each
@@ -585,26 +584,25 @@ def _lightness_clearly(
     photos of arrows on tiles of five colours, read as lights).
     """
     grid = stack.grid
-    reading = _lightness_kept(
-        read_turns(stack.board(), grid.rows, grid.cols, by_lightness=True, finer=finer)
-    )
-    if reading is not None:
-        return reading
-    return _lightness_kept(
-        read_turns(
+    for leniently in (False, True):
+        reading = read_turns(
             stack.board(),
             grid.rows,
             grid.cols,
             by_lightness=True,
             finer=finer,
-            lenient=True,
-            cut=True,
+            lenient=leniently,
+            cut=leniently,
         )
-    )
+        if (kept := _lightness_kept(reading)) is not None:
+            return kept
+    return None
 
 
 def _lightness_kept(reading: TurnReading | None) -> TurnReading | None:
-    """``reading`` where it is kept by ``_lightness_clearly``'s rules, else None."""
+    """``reading`` (by the glyphs' lightness) where it sees one object turning from cell to
+    cell, is sure of its cells (LIGHTNESS_SURE) and keeps to more than two opposite turns
+    (ONE_AXIS), else None."""
     if reading is None or not reading.varied:
         return None
     if float(reading.confidence.mean()) < LIGHTNESS_SURE:
