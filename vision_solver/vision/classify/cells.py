@@ -9,7 +9,9 @@ reader (lights, glyphs, benches) takes the same stack.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cached_property
+from typing import Any
 
 import cv2
 import numpy as np
@@ -69,13 +71,22 @@ class CellStack:
     cell, warped once per size; ``first_row`` the top row alone (cut from the
     whole board when that is already made, else warped alone: most boards
     without glyphs give up at their first row); ``features`` the cells'
-    ``cell_features``.
+    ``cell_features``; ``kept`` what a reader made of the cells, made once for every
+    reader that asks.
     """
 
     def __init__(self, image: np.ndarray, grid: Grid) -> None:
         self.image = image
         self.grid = grid
         self._boards: dict[int, np.ndarray] = {}
+        self._kept: dict[str, Any] = {}
+
+    def kept(self, name: str, make: Callable[[], Any]) -> Any:
+        """What ``make()`` gives, made the first time ``name`` is asked and kept: the
+        readers that compare every cell with every other share one comparison."""
+        if name not in self._kept:
+            self._kept[name] = make()
+        return self._kept[name]
 
     def board(self, cell_px: int = CELL_PX) -> np.ndarray:
         """The board square-on, ``cell_px`` pixels a cell (BGR)."""

@@ -210,10 +210,8 @@ def read_objects(stack: CellStack, by_depth: bool = True) -> ObjectReading | Non
     grass as located, tuning side: 15 of 40 boards exact without it, 11 with it).
     """
     grid = stack.grid
-    floor = floor_colour(stack)
-    maps = object_maps(stack.image, grid, floor)
+    floor, maps, similar = _compared(stack)
     envelope = _envelope(maps.shape[1:3])
-    similar = similarities(maps * envelope[None, :, :, None])
     groups = group_cells(similar)
     if not _named_groups(similar, groups):
         return None
@@ -233,8 +231,21 @@ def read_objects(stack: CellStack, by_depth: bool = True) -> ObjectReading | Non
 def cell_similarities(stack: CellStack) -> np.ndarray:
     """``(cells, cells)``: how alike every two cells' objects are (``similarities`` of their
     maps round the object), row-major."""
-    maps = object_maps(stack.image, stack.grid, floor_colour(stack))
-    return similarities(maps * _envelope(maps.shape[1:3])[None, :, :, None])
+    return _compared(stack)[2]
+
+
+def _compared(stack: CellStack) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The floor's colour, every cell's ``object_maps`` and how alike every two cells' objects
+    are (``similarities`` of the maps round the object), made once a stack: the board read
+    as a whole and the namer's look-alikes compare the same cells (every cell with every
+    other, the most of a board of objects' reading)."""
+
+    def compare() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        floor = floor_colour(stack)
+        maps = object_maps(stack.image, stack.grid, floor)
+        return floor, maps, similarities(maps * _envelope(maps.shape[1:3])[None, :, :, None])
+
+    return stack.kept("objects compared", compare)
 
 
 def _named_groups(similar: np.ndarray, groups: np.ndarray) -> bool:
