@@ -4,7 +4,7 @@ A phone photo is aimed at the board: a lattice that lies wholly in an outer
 band of the picture (a keyboard in front of the monitor, a tiled edge of a
 table) is weighed against what the rest of the picture holds.  Only photos
 are asked: a screenshot shows what the game shows, its board wherever the
-page puts it.
+page puts it.  Nor is a board in a frame looked past (``search.locate_as_seen``).
 """
 
 from __future__ import annotations
