@@ -103,6 +103,18 @@ def test_a_board_of_tiles_is_kept_whole(family, seed):
     assert board_within(scene.image, location) is None
 
 
+def test_lit_tiles_round_a_block_of_them_are_the_boards_not_a_floors():
+    """Fresh tuning lights-grey 6060: a 13x10 board of pale lit tiles and grey unlit ones on
+    a grey panel.  Told by each tile's own colour, a block of 10x6 of its cells held lit
+    tiles that looked like lamps (their rings fell on the gaps), and the tiles round it held
+    nothing unlike their own rings: a floor round a board.  But half the cells round it are
+    wholly of another colour than the floor's, lit themselves: the lattice is the board."""
+    scene = _scene(6060, "lights-grey")
+    location = locate_board(scene.image)
+    assert (location.rows, location.cols) == scene.cells.shape == (13, 10)
+    assert board_within(scene.image, location) is None
+
+
 @pytest.mark.parametrize(("family", "seed"), [("glow-on-grid", 4), ("lights-grey", 12)])
 def test_a_block_of_lit_tiles_among_unlit_ones_is_kept_whole(family, seed):
     # lit tiles in a block look like lamps; the unlit tiles round them are no floor

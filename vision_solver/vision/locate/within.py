@@ -137,7 +137,7 @@ def board_within(image: np.ndarray, location: BoardLocation) -> BoardLocation | 
     floor = _floor(image, location)
     if floor is None:
         return None
-    commonest, shades, held, marked = floor
+    commonest, shades, held, marked, tinted = floor
     objects_lab = _floor_cells(image, location, OBJECT_PX)
     # The first way of telling the objects from the floor that finds a board decides
     # whether there is one; the other way may then find more of its objects, filling as
@@ -158,7 +158,7 @@ def board_within(image: np.ndarray, location: BoardLocation) -> BoardLocation | 
             # something: the two shades of a lights board's plain tiles tell none
             break
         most = TWO_TONED_FILLED if _two_toned(colours) else BOARD_FILLED
-        if not _set_into(objects_lab, colour, held, box, beyond(), most) or _alike_around(
+        if not _set_into(objects_lab, colour, held | tinted, box, beyond(), most) or _alike_around(
             marked, box
         ):
             break
@@ -193,14 +193,19 @@ def _places_held(board: BoardLocation, box: np.ndarray, held: np.ndarray) -> flo
 
 def _floor(
     image: np.ndarray, location: BoardLocation
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
     """The floor's commonest colour (``(3,)``), each cell's own ring's colour (``(rows,
     cols, 3)``: tiles of several shades, a dark lamp on a dark tile told from it where the
     commonest colour is the light tiles'), which of its cells hold something of their own
     (``(rows, cols)``: HOLDS of the cell unlike its ring by INK, grout lines, cracks and
-    specks left out), and how marked each cell is (``(rows, cols)``: the MARKED_QUANTILE
-    of its pixels' distances from its ring's colour); None when the lattice is no floor
-    (the rings of fewer than ON_FLOOR of its cells have the commonest colour)."""
+    specks left out), how marked each cell is (``(rows, cols)``: the MARKED_QUANTILE
+    of its pixels' distances from its ring's colour), and which cells are tinted: wholly
+    of another colour inside their ring (the median of it unlike the commonest colour by
+    INK: a lit tile of a lights board, whose ring may be the tile's own colour or the gap's
+    as the lattice falls on it, so that it holds nothing unlike its ring; a floor's tiles
+    of several shades are within 14 of it on the tuning looks, 0 to 2% of them beyond);
+    None when the lattice is no floor (the rings of fewer than ON_FLOOR of its cells have
+    the commonest colour)."""
     rows, cols, px = location.rows, location.cols, CELL_PX
     lab = _floor_cells(image, location, px)
     cells = lab.reshape(rows, px, cols, px, 3).transpose(0, 2, 1, 3, 4).reshape(-1, px, px, 3)
@@ -216,7 +221,9 @@ def _floor(
     opening = np.ones((3, 3), np.uint8)
     marks = np.stack([cv2.morphologyEx(m, cv2.MORPH_OPEN, opening) for m in marks])
     held = (marks.mean(axis=(1, 2)) >= HOLDS).reshape(rows, cols)
-    return colour, rings.reshape(rows, cols, 3), held, marked.reshape(rows, cols)
+    middles = np.median(cells[:, ~ring], axis=1)
+    tinted = (np.linalg.norm(middles - colour, axis=1) > INK).reshape(rows, cols)
+    return colour, rings.reshape(rows, cols, 3), held, marked.reshape(rows, cols), tinted
 
 
 def _ring(px: int) -> np.ndarray:
@@ -259,8 +266,9 @@ def _set_into(
     between its objects (no more than ``most`` of it unlike the floor: BOARD_FILLED, or
     TWO_TONED_FILLED for lamps of two tones), and runs on
     round it (on FLOOR_SIDES sides, a cell or more) holding nothing of its own there
-    (FLOOR_HOLDS of its cells at most).  A block of lit tiles among unlit ones is no board
-    on a floor: the unlit tiles round it hold tiles of their own.  ``floor``: one of
+    (FLOOR_HOLDS of its cells at most: ``held``, something of their own or wholly of
+    another colour).  A block of lit tiles among unlit ones is no board on a floor: the
+    tiles round it hold tiles of their own, or are lit themselves.  ``floor``: one of
     ``_floor``'s colours (one colour, or each pixel's).  ``beyond`` (left, top, right,
     bottom): the floor runs on past the lattice's own edge there (``_floor_beyond``), so
     a side of the box at that edge has the floor round it too (a lattice grown along a
