@@ -41,6 +41,35 @@ def test_chairs_under_a_tilted_camera_are_read_exactly_as_a_whole(seed):
     assert np.all((reading.confidence >= 0) & (reading.confidence <= 1))
 
 
+def test_the_board_read_as_a_whole_and_the_namers_look_alikes_compare_the_cells_once(
+    monkeypatch: pytest.MonkeyPatch,
+):
+    """Comparing every cell with every other is the most of a board of objects' reading:
+    ``read_objects`` (both ways, with and without the depth trend) and the namer's
+    look-alikes (``cell_similarities``) share one comparison of a stack, the same matrix."""
+    from vision_solver.vision.classify import objects3d
+
+    stack, cells = _stack(20, "chairs-3d")
+    compared = []
+    whole = objects3d.similarities
+
+    def similarities(maps):
+        compared.append(maps.shape)
+        return whole(maps)
+
+    monkeypatch.setattr(objects3d, "similarities", similarities)
+    first = read_objects(stack)
+    second = read_objects(stack, by_depth=False)
+    alike = objects3d.cell_similarities(stack)
+    assert compared == [(cells.size, *compared[0][1:])]
+    assert first is not None and second is not None
+    assert first.cells.tolist() == cells.tolist()
+    assert alike.shape == (cells.size, cells.size) and np.allclose(alike, alike.T)
+    other = CellStack(stack.image, stack.grid)  # another stack compares its own cells
+    assert np.array_equal(objects3d.cell_similarities(other), alike)
+    assert len(compared) == 2
+
+
 def test_boards_of_objects_are_told_from_lights_boards():
     stack, _ = _stack(20, "chairs-3d")
     assert holds_objects(stack)
