@@ -31,7 +31,7 @@ from timing import best_of, best_of_each
 
 from vision_solver.vision.imageio import read_image, write_image
 from vision_solver.vision.looks import load_looks
-from vision_solver.vision.pipeline import read_board, rule_for, solve_image
+from vision_solver.vision.pipeline import BoardReading, read_board, rule_for, solve_image
 
 # the renderer is test support, not installed: it lives in the repository's tests/synth
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
@@ -74,17 +74,11 @@ def main() -> None:
         # beforehand (an overlay with many marks takes longer to encode).
         overlay = solve_image(screenshot, check, rule_for(check)).overlay
 
-        def floor(overlay: np.ndarray = overlay) -> None:
-            read_image(source)
-            write_image(target, overlay)
-
-        def end_to_end() -> None:
-            image = read_image(source)
-            reading = read_board(image, looks=looks)
-            answer = solve_image(image, reading, rule_for(reading))
-            write_image(target, answer.overlay)
-
-        t_floor, t_e2e = best_of_each(args.repeat, floor, end_to_end)
+        t_floor, t_e2e = best_of_each(
+            args.repeat,
+            lambda overlay=overlay: _decode_encode(source, target, overlay),
+            lambda: _end_to_end(source, target, looks),
+        )
         t_cmd = best_of(
             max(1, args.repeat // 2),
             lambda: subprocess.run(
@@ -101,6 +95,22 @@ def main() -> None:
     shutil.rmtree(workdir, ignore_errors=True)
 
 
+def _decode_encode(source: Path, target: Path, overlay: np.ndarray) -> None:
+    """The floor: decode the screenshot, encode an overlay drawn beforehand."""
+    read_image(source)
+    write_image(target, overlay)
+
+
+def _end_to_end(source: Path, target: Path, looks: list) -> tuple[BoardReading, np.ndarray]:
+    """The main job: read, locate, grid, classify, solve, draw the overlay, write it;
+    the reading and the overlay."""
+    image = read_image(source)
+    reading = read_board(image, looks=looks)
+    answer = solve_image(image, reading, rule_for(reading))
+    write_image(target, answer.overlay)
+    return reading, answer.overlay
+
+
 def _chairs_scenes(count: int, looks: list, source: Path, target: Path) -> None:
     """The renderer's first ``count`` scenes of chairs on grass (seeds 0.., flat), each
     timed once end to end and against its decode + encode; their spread printed."""
@@ -111,19 +121,10 @@ def _chairs_scenes(count: int, looks: list, source: Path, target: Path) -> None:
         scene = random_scene(seed, puzzle="arrows", look="chairs")
         cv2.imwrite(str(source), scene.image)
         start = time.perf_counter()
-        image = read_image(source)
-        reading = read_board(image, looks=looks)
-        answer = solve_image(image, reading, rule_for(reading))
-        write_image(target, answer.overlay)
+        reading, overlay = _end_to_end(source, target, looks)
         spent = time.perf_counter() - start
         misread += reading.cells.tolist() != scene.cells.tolist()
-        overlay = answer.overlay
-
-        def floor(overlay: np.ndarray = overlay) -> None:
-            read_image(source)
-            write_image(target, overlay)
-
-        t_floor = best_of(3, floor)
+        t_floor = best_of(3, lambda overlay=overlay: _decode_encode(source, target, overlay))
         ratios.append(spent / t_floor)
         seconds.append(spent)
     ratios_sorted = sorted(ratios)

@@ -202,8 +202,9 @@ def _floor(
     of its pixels' distances from its ring's colour), and which cells are tinted: wholly
     of another colour inside their ring (the median of it unlike the commonest colour by
     INK: a lit tile of a lights board, whose ring may be the tile's own colour or the gap's
-    as the lattice falls on it, so that it holds nothing unlike its ring; a floor's tiles
-    of several shades are within 14 of it on the tuning looks, 0 to 2% of them beyond);
+    as the lattice falls on it, so that it holds nothing unlike its ring: 49% of the cells
+    round a block of lit tiles taken for lamps, fresh tuning lights-grey 6060; 0 to 2% of
+    those round lamps let into a floor of one or several shades on the tuning looks);
     None when the lattice is no floor (the rings of fewer than ON_FLOOR of its cells have
     the commonest colour)."""
     rows, cols, px = location.rows, location.cols, CELL_PX
