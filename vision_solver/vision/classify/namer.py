@@ -80,8 +80,12 @@ MODEL_NAME = "object_namer.onnx"
 #: board of chairs: those lines' odds 0.03 to 0.66, their floor 11.6 to 25.4 from the
 #: board's; the renderer's moon-legend benches, whose edge columns the network sees less
 #: surely (0.54 to 0.74), on the board's own grass (5.1 to 8.0 from it).
+#: A line none of whose cells holds an object with BARE_LINE odds goes on any floor: benches
+#: on grass with a lattice of the grass beside them (fresh tuning benches, odds 0.03 to
+#: 0.34 in such lines; the moon-legend benches' edge columns 0.54 and up).
 EMPTY_LINE = 0.75
 OTHER_FLOOR = 10.0
+BARE_LINE = 0.4
 OBJECTS_BLOCK = 0.9
 #: What is left once the lines are peeled is a board of objects when its cells hold one with
 #: odds OBJECTS_BLOCK on average, or PEELED_BLOCK where the lines peeled hold none (their
@@ -394,8 +398,9 @@ def peeled_block(
     hold none are peeled off: the line (a row or a column on the block's edge) with the least
     odds on average goes while those are under EMPTY_LINE, its cells' floor lies OTHER_FLOOR
     or more from the board's (``apart``, Delta E, at the median: a border's tiles, not the
-    board's edge cells that the network sees less surely) and the block keeps two rows and two
-    columns.  None when nothing is peeled, or when what is left is no board of objects (its
+    board's edge cells that the network sees less surely) or none of its cells holds an object
+    with BARE_LINE odds (the grass beside a board of benches), and the block keeps two rows and
+    two columns.  None when nothing is peeled, or when what is left is no board of objects (its
     odds under OBJECTS_BLOCK on average, or PEELED_BLOCK beside lines peeled that hold none:
     EMPTY_PEELED)."""
     rows, cols = objects.shape
@@ -409,7 +414,7 @@ def peeled_block(
         empty = [
             (float(objects[a:b, c:d].mean()), side)
             for (a, b), (c, d), side in edges
-            if np.median(apart[a:b, c:d]) >= OTHER_FLOOR
+            if np.median(apart[a:b, c:d]) >= OTHER_FLOOR or objects[a:b, c:d].max() < BARE_LINE
         ]
         if not empty or min(empty)[0] >= EMPTY_LINE:
             break
