@@ -20,10 +20,11 @@ from ..boardtext import parse_cell_settings
 from ..errors import BoardInputError, BoardNotFound, Unsolvable
 from ..rules import PUZZLE_KIND, PuzzleKind, Rule
 from ..solve import Solution, likeliest_misreads, solve, unsolvable_dict
+from .background_lines import without_background_lines
 from .classify import LIT, CellReading, Lit, LitBy, learn_from_board, read_cells
 from .classify.namer import block_of_objects, objects_rather
 from .geometry import cell_size, cells_off_image, clockwise_convex, parse_corners
-from .grid import Grid, find_grid, parse_size, seen_obliquely
+from .grid import Grid, find_grid, fit_tiles, parse_size, seen_obliquely
 from .imageio import read_image
 from .locate import Candidate, Trace, board_at, locate_board
 from .looks import Look, load_looks
@@ -122,6 +123,11 @@ def place_grid(
         # A flat board one line short (an outer line of its cells made no blobs) takes the
         # line in: its cells repeat the board's states, and the board ends past it.
         grid = with_outer_lines(image, grid)
+        # Nor is a line of what lies round the board (a page's squares, a floor's tiles):
+        # the board less those lines is placed by its own tiles.
+        board = without_background_lines(image, grid)
+        if board is not grid:
+            grid = fit_tiles(image, board)
     if size is None and seen_obliquely(grid):
         # Raised objects are seen obliquely.  A lattice that took in the tiles round a board
         # of them (its border) is the board less those lines, and one that found a block of
