@@ -116,6 +116,36 @@ def test_a_board_of_lamps_in_any_states_keeps_every_line(cells):
     assert without_background_lines(_lamps(_floor(), cells), grid) is grid
 
 
+@pytest.mark.parametrize("inverse", [False, True])
+@pytest.mark.parametrize(
+    ("rows", "cols"), [((1, 3), (2, 7)), ((0, 2), (0, 5)), ((1, 4), (1, 6)), ((0, 4), (3, 7))]
+)
+def test_a_block_of_lit_lamps_ringed_by_unlit_ones_keeps_every_line(rows, cols, inverse):
+    """The unlit lamps round a lit block look like nothing else of the board and nothing
+    round it is like them (their floor is, not they): the board's own lines."""
+    cells = np.zeros((4, 7), int)
+    cells[rows[0] : rows[1], cols[0] : cols[1]] = 1
+    cells = 1 - cells if inverse else cells
+    grid = _grid((0, 4), (0, 7))
+    assert without_background_lines(_lamps(_floor(), cells), grid) is grid
+
+
+def test_a_row_of_buttons_under_the_board_goes():
+    """A line partly of the floor, the rest of it buttons unlike any lamp: the page's."""
+    image = _lamps(_floor(), CELLS)
+    for col in (1, 3):
+        x0, y0 = (AT + np.array([col + 0.1, 4.25]) * PITCH).astype(int)
+        cv2.rectangle(
+            image,
+            (int(x0), int(y0)),
+            (int(x0 + 0.8 * PITCH), int(y0 + 0.5 * PITCH)),
+            (150, 60, 200),
+            -1,
+        )
+    trimmed = without_background_lines(image, _grid((0, 5), (0, 5)))
+    assert (trimmed.rows, trimmed.cols) == (4, 5)
+
+
 def test_a_title_s_letters_over_the_board_go():
     image = _lamps(_floor(), CELLS)
     x, y = (AT + np.array([0.1, -0.25]) * PITCH).astype(int)
@@ -142,6 +172,7 @@ def test_an_edge_column_of_arrows_all_one_way_is_the_board_s():
         # the lamps' cells were read as all alike)
         ("glow-on-grid", 6112),  # a column of the page's squares
         ("lights-grey", 6048),  # the title's row and the buttons' row
+        ("arrow-tiles", 6072),  # a row of the page and two buttons under the board
     ],
 )
 def test_a_board_found_with_what_lies_round_it_is_read_whole(family, seed):

@@ -6,13 +6,14 @@ row of buttons whose marks line up.  The board as a whole tells such lines
 apart.  Every cell of a board shows one of a few states (a light lit or not, an
 object in some turn), so each has look-alikes among the board's other cells.
 Lines of background do not: none of their cells looks like any cell of the rest
-(whose own cells lie far nearer their look-alikes), and each looks like what
-lies round the grid (a floor, a page), or like no other cell at all (a title's
-letters, where the rest's cells all have look-alikes).  Of the blocks the grid
-holds less up to MOST_LINES lines at each edge, the one whose lines are the
-clearest background goes.  A line of a board unlike the rest (the only lit
-cells of a level lie in its top row) is like nothing round the board, and its
-cells are alike: it stays.
+(whose own cells lie far nearer their look-alikes), and each has a look-alike
+round the grid (a floor's tile, a page's square), or none at all (a title's
+letters, where the rest's cells all have look-alikes); a line partly of the page
+may hold anything unlike the board (buttons).  Of the blocks the grid holds
+less up to MOST_LINES lines at each edge, the one whose lines are the clearest
+background goes.  A line of a board unlike the rest (the only lit cells of a
+level lie in its top row, or the unlit lamps round a lit block) has no
+look-alike round the board, and its cells are alike: it stays.
 
 Cells are compared by their middles seen square-on, pixel by pixel (the
 root mean square colour difference, Delta E), under the four quarter turns:
@@ -34,15 +35,16 @@ INSET = 0.15
 SMOOTH = 1.0
 #: Lines of background go: every cell of them at least UNLIKE times as far (and UNLIKE_DE or
 #: more) from every cell of the rest as the rest's cells lie from their nearest look-alikes
-#: (the median), and each nearer what lies round the grid than NEARER_ROUND of that, or as
-#: far from every other cell of the grid.  Measured on tuning boards found with lines round
-#: them (a floor's tiles, a page's squares, a title and a row of buttons): those lines 6 to
-#: 12 Delta E from every cell of the rest, 12 to 40 times the rest's spread.  Of 810 tuning
-#: boards and photos (nine looks, toys, monitors, competing grids), lines went from five
-#: such boards, each now read exactly, and from no other.
+#: (the median), that bar being what makes two cells look-alikes: each cell of the lines has a
+#: look-alike round the grid, or none anywhere (a title's letters); where some do have one
+#: round the grid, the others need only have none in the board (a row of the page holding
+#: buttons).  Measured on six tuning boards found with lines round them (a floor's tiles, a
+#: page's squares, a title, a row of buttons): those lines 5.7 to 25 Delta E from every cell
+#: of the rest, 7 to 50 times the rest's spread, their floor's or page's cells 0.5 to 4.2
+#: from a look-alike round the grid.  Unlit lamps round a block of lit ones lie 29 from
+#: the floor round them, no look-alike of theirs: they stay.
 UNLIKE = 4.0
 UNLIKE_DE = 4.0
-NEARER_ROUND = 0.5
 #: Cells like no other (a title's letters) are background only where no more than this share
 #: of the rest's cells are (Merlin's Magic Square: its lit cells each of a colour of their
 #: own, half of its cells; the tuning boards with a title or buttons in a line: none).
@@ -128,13 +130,18 @@ def _unlike(
     bar = max(UNLIKE * spread, UNLIKE_DE)
     if from_rest < bar:
         return None
-    # Each cell of the lines looks like what lies round the grid, or like no other cell at
-    # all (a title's letters), where nearly every cell of the rest has look-alikes (a board
-    # whose lit cells are each of a colour of their own has lines of such cells too).
+    # Each cell of the lines has a look-alike round the grid, or none at all (a title's
+    # letters); where some have one round the grid, the line is the page's and its other
+    # cells need only be unlike the board's (buttons on the page).  Cells like no other
+    # prove nothing where the rest has many of them too (a board whose lit cells are each
+    # of a colour of their own has lines of such cells).
+    round_like = to_ring[lines] < bar
     lone = nearest[lines] >= bar
     if np.mean(nearest[kept] >= bar) > LONE_REST:
         lone[:] = False
-    if not np.all(lone | (to_ring[lines] < NEARER_ROUND * from_rest)):
+    elif round_like.any():
+        lone[:] = True
+    if not np.all(lone | round_like):
         return None
     return from_rest / max(spread, 1e-6)
 
