@@ -6,6 +6,8 @@ import cv2
 import numpy as np
 from synth import LOOKS, Rendered, random_scene, render_board
 
+from vision_solver.vision.geometry import board_at
+from vision_solver.vision.grid import Grid
 from vision_solver.vision.pipeline import BoardReading, read_board
 
 #: The renderer's looks that the reader takes in without a learned look: all
@@ -43,6 +45,18 @@ def assert_read_exactly(
     wrong = np.argwhere(reading.cells != scene.cells).tolist()
     assert reading.cells.tolist() == scene.cells.tolist(), f"cells (row, col) misread: {wrong}"
     return reading
+
+
+def square_grid(at: np.ndarray, pitch: float, rows: tuple[int, int], cols: tuple[int, int]) -> Grid:
+    """The grid of rows ``rows[0]`` to ``rows[1] - 1`` and likewise columns of a board drawn
+    square to the picture, its cell (0, 0) at ``at`` (x, y) and ``pitch`` pixels a cell
+    (negative rows or columns, or past the board's: what lies round it)."""
+    (r0, r1), (c0, c1) = rows, cols
+    x0, y0 = at + np.array([c0, r0]) * pitch
+    x1, y1 = at + np.array([c1, r1]) * pitch
+    corners = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64)
+    location = board_at(corners, r1 - r0, c1 - c0)
+    return Grid(location.rows, location.cols, location.homography, location.corners)
 
 
 #: A 4x4 lights board with both states in every row and column, solvable either way round.

@@ -217,12 +217,17 @@ def test_lines_the_namer_sees_nothing_in_are_peeled_on_the_board_s_own_grass():
 @pytest.mark.parametrize("seed", [6008, 6072])
 def test_a_lattice_of_benches_and_the_grass_beside_them_is_the_benches(seed):
     # fresh tuning seeds: found 5x7 for 5x3, 6x5 for 6x3, the grass read as benches
-    scene = wild_scene(seed, "benches-grass")
+    # (the lattice of raised benches lies a little off the grass they stand on)
+    _assert_placed(wild_scene(seed, "benches-grass"), within=0.06)
+
+
+def _assert_placed(scene, within: float) -> None:
+    """The grid placed in ``scene`` is of its board's size, each corner within ``within`` of
+    its diagonal of the true one."""
     grid = place_grid(scene.image)
     assert (grid.rows, grid.cols) == scene.cells.shape
-    # (the lattice of raised benches lies a little off the grass they stand on)
     diagonal = np.linalg.norm(scene.corners[2] - scene.corners[0])
-    assert np.abs(grid.corners - scene.corners).max() < 0.06 * diagonal
+    assert np.abs(grid.corners - scene.corners).max() < within * diagonal
 
 
 def _board_in_a_border(rows: int, cols: int) -> tuple[np.ndarray, np.ndarray]:
@@ -268,11 +273,7 @@ def test_floors_of_another_shape_are_refused_with_their_shape():
 @pytest.mark.parametrize("seed", [15000, 15004])
 def test_a_block_of_a_board_of_chairs_grows_line_by_line_to_the_whole_board(seed):
     # fresh tuning seeds: a lattice found 3x5 of 7x5, 4x3 of 8x8 (its tiles mottled)
-    scene = wild_scene(seed, "chairs-3d")
-    grid = place_grid(scene.image)
-    assert (grid.rows, grid.cols) == scene.cells.shape
-    diagonal = np.linalg.norm(scene.corners[2] - scene.corners[0])
-    assert np.abs(grid.corners - scene.corners).max() < 0.03 * diagonal
+    _assert_placed(wild_scene(seed, "chairs-3d"), within=0.03)
 
 
 @pytest.mark.parametrize(
@@ -285,20 +286,14 @@ def test_a_block_of_a_board_of_chairs_grows_line_by_line_to_the_whole_board(seed
     ],
 )
 def test_a_grid_whose_cells_hold_no_chairs_gives_way_to_a_lattice_of_the_chairs(seed):
-    scene = wild_scene(seed, "chairs-3d")  # fresh tuning seeds
-    grid = place_grid(scene.image)
-    assert (grid.rows, grid.cols) == scene.cells.shape
-    # (within a quarter of a cell: the lattice of raised chairs lies a little off the floor's)
-    diagonal = np.linalg.norm(scene.corners[2] - scene.corners[0])
-    assert np.abs(grid.corners - scene.corners).max() < 0.05 * diagonal
+    # (fresh tuning seeds; within a quarter of a cell: the lattice of raised chairs lies a
+    # little off the floor's)
+    _assert_placed(wild_scene(seed, "chairs-3d"), within=0.05)
 
 
 def test_a_far_row_the_lattice_lost_is_taken_back_into_a_board_of_chairs():
-    scene = wild_scene(10940, "chairs-3d")  # a tuning seed past those trained on
-    grid = place_grid(scene.image)
-    assert (grid.rows, grid.cols) == scene.cells.shape
-    diagonal = np.linalg.norm(scene.corners[2] - scene.corners[0])
-    assert np.abs(grid.corners - scene.corners).max() < 0.03 * diagonal
+    # a tuning seed past those trained on
+    _assert_placed(wild_scene(10940, "chairs-3d"), within=0.03)
 
 
 @pytest.mark.parametrize(("border", "peeled"), [(0.04, True), (0.3, False)])

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from scenes import square_grid
 
-from vision_solver.vision.geometry import board_at
 from vision_solver.vision.grid import Grid
 from vision_solver.vision.outer_lines import with_outer_lines
 
@@ -29,12 +29,7 @@ def _board_image(cells: np.ndarray, around: tuple[int, int, int] = FLOOR) -> np.
 
 def _grid(rows: tuple[int, int], cols: tuple[int, int]) -> Grid:
     """The grid of the board's rows ``rows[0]`` to ``rows[1] - 1`` and likewise columns."""
-    (r0, r1), (c0, c1) = rows, cols
-    x0, y0 = AT + np.array([c0, r0]) * PITCH
-    x1, y1 = AT + np.array([c1, r1]) * PITCH
-    corners = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64)
-    location = board_at(corners, r1 - r0, c1 - c0)
-    return Grid(location.rows, location.cols, location.homography, location.corners)
+    return square_grid(AT, PITCH, rows, cols)
 
 
 CELLS = np.array(

@@ -64,6 +64,8 @@ def without_background_lines(image: np.ndarray, grid: Grid) -> Grid:
         return grid
     middles, ring = _middles(image, grid)
     looks = middles.reshape(grid.rows * grid.cols, -1)
+    if _held_by_middle(looks, grid.rows, grid.cols):
+        return grid
     apart = _apart(looks, np.concatenate([looks, ring]))
     to_ring = apart[:, len(looks) :].min(axis=1)  # each cell's nearest look-alike round the grid
     apart = apart[:, : len(looks)]
@@ -82,6 +84,21 @@ def without_background_lines(image: np.ndarray, grid: Grid) -> Grid:
         return grid
     r0, r1, c0, c1 = best_block
     return grid.block((r0, r1), (c0, c1))
+
+
+def _held_by_middle(looks: np.ndarray, rows: int, cols: int) -> bool:
+    """True when each outer line of the grid has a cell with a look-alike (UNLIKE_DE or
+    nearer) among the cells more than MOST_LINES from every edge, which every block kept
+    holds: no line can go (most boards, asked at a fraction of the cost of every block)."""
+    index = np.arange(rows * cols).reshape(rows, cols)
+    middle = index[MOST_LINES : rows - MOST_LINES, MOST_LINES : cols - MOST_LINES].ravel()
+    if not len(middle):
+        return False
+    edges = (index[0], index[-1], index[:, 0], index[:, -1])
+    outer = np.concatenate(edges)
+    alike = (_apart(looks[outer], looks[middle]) < UNLIKE_DE).any(axis=1)
+    ends = np.cumsum([len(edge) for edge in edges])
+    return all(part.any() for part in np.split(alike, ends[:-1]))
 
 
 def _blocks_apart(alike: np.ndarray, rows: int, cols: int) -> list[tuple[int, int, int, int]]:
