@@ -153,14 +153,11 @@ def _unlike(
     # prove nothing where the rest has many of them too (a board whose lit cells are each
     # of a colour of their own has lines of such cells).
     round_like = to_ring[lines] < bar
-    lone = nearest[lines] >= bar
     if np.mean(nearest[kept] >= bar) > LONE_REST:
-        lone[:] = False
-    elif round_like.any():
-        lone[:] = True
-    if not np.all(lone | round_like):
-        return None
-    return from_rest / max(spread, 1e-6)
+        background = round_like.all()
+    else:
+        background = round_like.any() or bool((nearest[lines] >= bar).all())
+    return from_rest / max(spread, 1e-6) if background else None
 
 
 def _middles(image: np.ndarray, grid: Grid) -> tuple[np.ndarray, np.ndarray]:
