@@ -11,8 +11,12 @@ boards found with the right size, the mean corner error of those as % of the boa
 boards of the right size, the mean seconds in ``read_board`` per photo, and the mean seconds
 per 12 MP photo (the photos of 11 MP and more; '-' when there were none).
 
+``--light-unlit`` draws every toy drawn all unlit (one in six) with every key lit instead:
+a board whose cells all look alike must be read lit when it emits light as surely as
+unlit when it does not.
+
 Run: python benchmarks/photos.py [--per-kind 24] [--side score|tune] [--kind K ...]
-     [--show K] [--save DIR]
+     [--show K] [--save DIR] [--light-unlit]
 """
 
 from __future__ import annotations
@@ -42,10 +46,10 @@ class PhotoTally(Tally):
         return f"{self.columns(name, 10)}{self.seconds / max(1, self.reads):6.2f} {big}"
 
 
-def score_kind(kind: str, side: str, count: int) -> PhotoTally:
+def score_kind(kind: str, side: str, count: int, light_unlit: bool = False) -> PhotoTally:
     tally = PhotoTally()
     for seed in seeds(side, count):
-        scene = photo_scene(seed, kind)
+        scene = photo_scene(seed, kind, light_unlit=light_unlit)
         tally.reads += 1
         reading, failure, spent = timed_read(scene.image)
         tally.seconds += spent
@@ -63,6 +67,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--kind", choices=KINDS, action="append", metavar="K")
     parser.add_argument("--show", type=int, default=None, metavar="K", help="describe K failures")
     parser.add_argument("--save", type=Path, metavar="DIR", help="write the failing photos here")
+    parser.add_argument(
+        "--light-unlit", action="store_true", help="draw the all-unlit toys with every key lit"
+    )
     args = parser.parse_args(argv)
     if args.per_kind < 1:
         parser.error("--per-kind must be at least 1")
@@ -71,6 +78,7 @@ def main(argv: list[str] | None = None) -> None:
     print(
         f"photos, {args.side} side (seeds {'' if args.side == 'tune' else 'not '}"
         f"divisible by 4), {args.per_kind} photos a kind, read_board(image, looks=[])"
+        + (", the all-unlit toys drawn lit" if args.light_unlit else "")
     )
     print(
         f"{'kind':10s} {'exact':>9s} {'size right':>11s} {'corner':>8s} {'cells right':>20s}"
@@ -78,11 +86,11 @@ def main(argv: list[str] | None = None) -> None:
     )
     score_and_report(
         kinds,
-        lambda kind: score_kind(kind, args.side, args.per_kind),
+        lambda kind: score_kind(kind, args.side, args.per_kind, args.light_unlit),
         PhotoTally(),
         args.show,
         args.save,
-        lambda seed, kind: photo_scene(seed, kind),
+        lambda seed, kind: photo_scene(seed, kind, light_unlit=args.light_unlit),
         "photos",
     )
 

@@ -45,6 +45,28 @@ def test_an_unlit_photographed_toy_reads_all_off():
     assert not reading.cells.any()
 
 
+@pytest.mark.parametrize(
+    ("kind", "seed", "lit"),
+    [
+        ("competing", 6244, False),  # olive keys on a pale case, a little lighter than it
+        ("toy", 6296, False),  # keys lighter than the case round them, far short of white
+        ("competing", 6200, True),  # red lamps on a white case: darker than it to the eye
+        ("competing", 6132, True),  # lamps washed toward white by their glow: no colour
+        ("toy", 6072, True),
+        ("toy", 6348, True),
+    ],
+    ids=lambda value: str(value),
+)
+def test_photographed_keys_all_alike_are_lit_when_they_emit_light(kind, seed, lit):
+    # Tuning photos drawn with every key unlit, and the same photos with every key lit.
+    scene = photo_scene(seed, kind, light_unlit=lit)
+    assert (scene.cells == int(lit)).all()
+    reading = read_board(scene.image, looks=[])
+    assert reading.cells.shape == scene.cells.shape
+    assert reading.lit_by == "one-state"
+    assert (reading.cells == int(lit)).all()
+
+
 def test_lit_dark_still_turns_an_unlit_board_round():
     reading = read_board(_keys(170, (40, 40, 110)), looks=[], lit="dark")
     assert reading.lit_by == "user" and reading.cells.all()

@@ -54,8 +54,11 @@ def is_tuning(seed: int) -> bool:
     return seed % 4 == 0
 
 
-def photo_scene(seed: int, kind: str) -> PhotoScene:
-    """A seeded photo of a board of ``kind`` (one of KINDS), with its exact truth."""
+def photo_scene(seed: int, kind: str, *, light_unlit: bool = False) -> PhotoScene:
+    """A seeded photo of a board of ``kind`` (one of KINDS), with its exact truth.
+
+    ``light_unlit``: a toy drawn with every key unlit is drawn with every key lit instead,
+    the photo otherwise the same (the same draws of the seed)."""
     if kind not in KINDS:
         raise BoardInputError(f"kind must be one of {', '.join(KINDS)}, not {kind!r}")
     if not isinstance(seed, int | np.integer) or seed < 0:
@@ -76,7 +79,11 @@ def photo_scene(seed: int, kind: str) -> PhotoScene:
         shot = _photograph_monitor(screen, size, rng, keyboard=competitor == "keyboard")
     else:
         shot = _photograph_toy(
-            size, rng, display=competitor == "display", floor=competitor == "floor"
+            size,
+            rng,
+            display=competitor == "display",
+            floor=competitor == "floor",
+            light_unlit=light_unlit,
         )
     return PhotoScene(
         shot.image,
@@ -378,13 +385,21 @@ _LIT = [
 
 
 def _photograph_toy(
-    size: tuple[int, int], rng: np.random.Generator, display: bool = False, floor: bool = False
+    size: tuple[int, int],
+    rng: np.random.Generator,
+    display: bool = False,
+    floor: bool = False,
+    light_unlit: bool = False,
 ) -> _Shot:
     rows, cols = int(rng.integers(3, 8)), int(rng.integers(3, 8))
     if rng.random() < 0.5:
         rows = cols = int(rng.integers(4, 7))
     unlit = rng.random() < 1 / 6
-    cells = np.zeros((rows, cols), np.int64) if unlit else rng.integers(0, 2, (rows, cols))
+    cells = (
+        np.full((rows, cols), int(light_unlit), np.int64)
+        if unlit
+        else rng.integers(0, 2, (rows, cols))
+    )
     pitch = 100
     margin = int(rng.uniform(0.4, 1.2) * pitch)
     top = margin + (int(1.6 * pitch) if display else 0)

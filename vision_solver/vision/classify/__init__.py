@@ -34,6 +34,7 @@ import numpy as np
 from ...rules import PuzzleKind
 from ..colour import SAME_COLOUR, lab_on_scale
 from ..grid import Grid, edge_strength, seen_obliquely
+from ..locate.screen import looks_rendered
 from ..looks import Look, learn_look, match_look
 from .benches import (
     GROUT_LINES,
@@ -739,10 +740,17 @@ def _with_ring(image: np.ndarray, grid: Grid, gray: bool) -> tuple[np.ndarray, i
     return flat, int(round(AROUND * RING_PX))
 
 
-def _emits_light(image: np.ndarray, grid: Grid) -> bool:
-    """Whether a board whose cells all look alike glows: its cells' middles are lighter than
-    the ring of AROUND cells around the board (an unlit toy's coloured keys are darker than
-    its case; lit ones shine)."""
+def _emits_light(image: np.ndarray, grid: Grid) -> bool | None:
+    """Whether a board whose cells all look alike emits light: True (lit, whatever its
+    colour), False (all off), or None where light alone cannot tell and the cells' colour
+    decides (``lights.read_lights``).
+
+    A photo's lamps are judged by the camera's exposure (``_photo_emits``).  A rendered
+    picture has none: its cells glow when their middles are lighter than the ring of AROUND
+    cells round the board (an unlit panel's coloured keys are darker than its case), and
+    then their colour decides; else the board is all off."""
+    if not looks_rendered(image):
+        return _photo_emits(image, grid)
     flat, edge = _with_ring(image, grid, gray=True)
     flat = flat.astype(np.float32)
     inner = np.zeros(flat.shape, bool)
@@ -750,7 +758,60 @@ def _emits_light(image: np.ndarray, grid: Grid) -> bool:
     middles = flat[edge:-edge, edge:-edge].reshape(grid.rows, RING_PX, grid.cols, RING_PX)
     quarter = RING_PX // 4
     lightness = float(np.median(middles[:, quarter:-quarter, :, quarter:-quarter]))
-    return lightness > float(np.median(flat[~inner]))
+    return None if lightness > float(np.median(flat[~inner])) else False
+
+
+#: A photographed lamp that emits light is near the top of the camera's range in its own
+#: colour: its cells' brightest channel (the middles', median), raised by as much again as
+#: it stands above the panel right round the cells (the grid's corners, ``_corner_values``),
+#: reaches EMITS of the photo's white (the WHITE_PERCENTILE of every pixel's brightest
+#: channel).  Measured on 35 tuning toys whose keys all look alike, drawn unlit and lit
+#: (70 boards): unlit at most 0.79 of the white, lit at least 0.94.  An unlit key lies
+#: below its case or little above it and well short of the white; a lit one is at the
+#: white, or short of it by as much as it outshines its case (a red lamp on a white case).
+EMITS = 0.87
+WHITE_PERCENTILE = 99.5
+#: ... and its lightness (grey) is not DARKER of the white's below the panel's: a dark blue
+#: key on a light panel is at the top of its blue channel and yet unlit to the eye.  (The
+#: lit lamps measured lie at most 0.2 of the white below their panel.)
+DARKER = 0.4
+#: The white is read from every WHITE_STEP-th pixel each way.
+WHITE_STEP = 4
+
+
+def _photo_emits(image: np.ndarray, grid: Grid) -> bool:
+    """Whether the cells of a photographed board that all look alike emit light (EMITS,
+    DARKER): lit means emitting light, so an unlit toy's coloured keys are all off and a
+    lit board's keys, washed toward white by their glow, are all on."""
+    sample = image[::WHITE_STEP, ::WHITE_STEP]
+    flat = grid.rectify(image, cell_px=RING_PX)
+    brightest = flat.max(axis=2).astype(np.float32)
+    grey = cv2.cvtColor(flat, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    white = float(np.percentile(sample.max(axis=2), WHITE_PERCENTILE))
+    white_grey = float(np.percentile(cv2.cvtColor(sample, cv2.COLOR_BGR2GRAY), WHITE_PERCENTILE))
+    middle, panel = _middle_and_corners(brightest, grid)
+    middle_grey, panel_grey = _middle_and_corners(grey, grid)
+    return bool(
+        2 * middle - panel >= EMITS * white and middle_grey >= panel_grey - DARKER * white_grey
+    )
+
+
+def _middle_and_corners(flat: np.ndarray, grid: Grid) -> tuple[float, float]:
+    """The median of the cells' middles (half a cell across) and of the grid's corners (a
+    few pixels round every point where its lines cross, the board's outline's included)
+    of a single-channel board rectified at RING_PX pixels a cell."""
+    rows, cols, quarter = grid.rows, grid.cols, RING_PX // 4
+    cells = flat.reshape(rows, RING_PX, cols, RING_PX)
+    middle = float(np.median(cells[:, quarter:-quarter, :, quarter:-quarter]))
+    # Pad by the reach so that the outline's corners are read like the inner ones.
+    reach = 2
+    padded = np.pad(flat, reach, mode="edge")
+    corners = [
+        padded[y : y + 2 * reach, x : x + 2 * reach]
+        for y in range(0, rows * RING_PX + 1, RING_PX)
+        for x in range(0, cols * RING_PX + 1, RING_PX)
+    ]
+    return middle, float(np.median([np.median(corner) for corner in corners]))
 
 
 def _surround_colour(image: np.ndarray, grid: Grid) -> np.ndarray:

@@ -209,7 +209,7 @@ def _lit_group(groups: list[np.ndarray]) -> tuple[int, LitBy]:
 def read_lights(
     features: np.ndarray,
     lit: Lit = "light",
-    glows: Callable[[], bool] | None = None,
+    glows: Callable[[], bool | None] | None = None,
     rims: Callable[[], np.ndarray | None] | None = None,
     halos: Callable[[], np.ndarray] | None = None,
     surround: Callable[[], np.ndarray] | None = None,
@@ -227,9 +227,11 @@ def read_lights(
     basis becomes ``user``.  (A look, read by ``read_with_look``, names its
     states itself and is never turned round.)
 
-    ``glows()``, when given, is asked of a colourful board whose cells all
-    look alike: lit means emitting light, so such a board that does not glow
-    against its surroundings (an unlit device's coloured keys) is all off.
+    ``glows()``, when given, is asked of a board whose cells all look alike: lit means
+    emitting light, so such a board that does not glow against its surroundings (an unlit
+    device's coloured keys) is all off, one that does (a photographed board's keys, washed
+    toward white by their glow) all on; where it cannot tell (None), the board's colour
+    decides.
 
     ``rims()``, when given, is the lightness round each cell's object (``(rows, cols)``
     L*, NaN where none shows; None when the cells' objects fill them: tiles): asked when
@@ -268,7 +270,7 @@ def read_lights(
 
 def _read_generic(
     features: np.ndarray,
-    glows: Callable[[], bool] | None = None,
+    glows: Callable[[], bool | None] | None = None,
     rims: Callable[[], np.ndarray | None] | None = None,
     halos: Callable[[], np.ndarray] | None = None,
     surround: Callable[[], np.ndarray] | None = None,
@@ -315,12 +317,13 @@ def _read_generic(
 
 
 def _one_state(
-    raw: np.ndarray, rows: int, cols: int, glows: Callable[[], bool] | None
+    raw: np.ndarray, rows: int, cols: int, glows: Callable[[], bool | None] | None
 ) -> LightsReading:
-    """The reading of a board whose cells ([L, a, b, ink] rows) all look alike: lit if the
-    board is colourful (and glows, when that can be asked), dark otherwise."""
-    lit = bool(chroma(raw[:, :3]).mean() > COLOURFUL_BOARD)
-    lit = lit and (glows is None or glows())
+    """The reading of a board whose cells ([L, a, b, ink] rows) all look alike: lit when
+    ``glows()`` says the board emits light, off when it says not; where it cannot tell (or
+    is not given), lit when the board is colourful."""
+    said = glows() if glows is not None else None
+    lit = said if said is not None else bool(chroma(raw[:, :3]).mean() > COLOURFUL_BOARD)
     return LightsReading(np.full((rows, cols), int(lit)), np.full((rows, cols), 0.6), "one-state")
 
 
