@@ -763,17 +763,18 @@ def _emits_light(image: np.ndarray, grid: Grid) -> bool | None:
 
 #: A photographed lamp that emits light is near the top of the camera's range in its own
 #: colour: its cells' brightest channel (the middles', median), raised by as much again as
-#: it stands above the panel right round the cells (the grid's corners, ``_corner_values``),
-#: reaches EMITS of the photo's white (the WHITE_PERCENTILE of every pixel's brightest
-#: channel).  Measured on 35 tuning toys whose keys all look alike, drawn unlit and lit
-#: (70 boards): unlit at most 0.79 of the white, lit at least 0.94.  An unlit key lies
+#: it stands above the panel right round the cells (the grid's corners,
+#: ``_middle_and_corners``), reaches EMITS of the photo's white (the WHITE_PERCENTILE of
+#: every pixel's brightest channel).  Measured on 35 tuning photos of toys whose keys all
+#: look alike, drawn unlit and lit (70 boards): unlit at most 0.79 of the white, lit at
+#: least 0.94.  An unlit key lies
 #: below its case or little above it and well short of the white; a lit one is at the
 #: white, or short of it by as much as it outshines its case (a red lamp on a white case).
 EMITS = 0.87
 WHITE_PERCENTILE = 99.5
-#: ... and its lightness (grey) is not DARKER of the white's below the panel's: a dark blue
-#: key on a light panel is at the top of its blue channel and yet unlit to the eye.  (The
-#: lit lamps measured lie at most 0.2 of the white below their panel.)
+#: ... and its grey lies no more than DARKER of the white's grey below the panel's: a dark
+#: blue key on a light panel is at the top of its blue channel and yet unlit to the eye.
+#: (The lit lamps measured lie at most 0.2 of the white below their panel.)
 DARKER = 0.4
 #: The white is read from every WHITE_STEP-th pixel each way.
 WHITE_STEP = 4
@@ -803,15 +804,14 @@ def _middle_and_corners(flat: np.ndarray, grid: Grid) -> tuple[float, float]:
     rows, cols, quarter = grid.rows, grid.cols, RING_PX // 4
     cells = flat.reshape(rows, RING_PX, cols, RING_PX)
     middle = float(np.median(cells[:, quarter:-quarter, :, quarter:-quarter]))
-    # Pad by the reach so that the outline's corners are read like the inner ones.
+    # Padded by the reach, the outline's corners are read like the inner ones.
     reach = 2
     padded = np.pad(flat, reach, mode="edge")
-    corners = [
-        padded[y : y + 2 * reach, x : x + 2 * reach]
-        for y in range(0, rows * RING_PX + 1, RING_PX)
-        for x in range(0, cols * RING_PX + 1, RING_PX)
-    ]
-    return middle, float(np.median([np.median(corner) for corner in corners]))
+    across = np.arange(2 * reach)
+    ys = np.arange(0, rows * RING_PX + 1, RING_PX)[:, None] + across  # (rows + 1, 4)
+    xs = np.arange(0, cols * RING_PX + 1, RING_PX)[:, None] + across  # (cols + 1, 4)
+    corners = padded[ys[:, None, :, None], xs[None, :, None, :]]  # (rows + 1, cols + 1, 4, 4)
+    return middle, float(np.median(np.median(corners, axis=(2, 3))))
 
 
 def _surround_colour(image: np.ndarray, grid: Grid) -> np.ndarray:
