@@ -755,20 +755,17 @@ def _emits_light(image: np.ndarray, grid: Grid) -> bool | None:
     flat = flat.astype(np.float32)
     inner = np.zeros(flat.shape, bool)
     inner[edge:-edge, edge:-edge] = True
-    middles = flat[edge:-edge, edge:-edge].reshape(grid.rows, RING_PX, grid.cols, RING_PX)
-    quarter = RING_PX // 4
-    lightness = float(np.median(middles[:, quarter:-quarter, :, quarter:-quarter]))
+    lightness = _middle(flat[edge:-edge, edge:-edge], grid)
     return None if lightness > float(np.median(flat[~inner])) else False
 
 
 #: A photographed lamp that emits light is near the top of the camera's range in its own
 #: colour: its cells' brightest channel (the middles', median), raised by as much again as
-#: it stands above the panel right round the cells (the grid's corners,
-#: ``_middle_and_corners``), reaches EMITS of the photo's white (the WHITE_PERCENTILE of
-#: every pixel's brightest channel).  Measured on 35 tuning photos of toys whose keys all
-#: look alike, drawn unlit and lit (70 boards): unlit at most 0.79 of the white, lit at
-#: least 0.94.  An unlit key lies
-#: below its case or little above it and well short of the white; a lit one is at the
+#: it stands above the panel right round the cells (the grid's corners, ``_corners``),
+#: reaches EMITS of the photo's white (the WHITE_PERCENTILE of every pixel's brightest
+#: channel).  Measured on 35 tuning photos of toys whose keys all look alike, drawn unlit
+#: and lit (70 boards): unlit at most 0.79 of the white, lit at least 0.94.  An unlit key
+#: lies below its case or little above it and well short of the white; a lit one is at the
 #: white, or short of it by as much as it outshines its case (a red lamp on a white case).
 EMITS = 0.87
 WHITE_PERCENTILE = 99.5
@@ -790,20 +787,26 @@ def _photo_emits(image: np.ndarray, grid: Grid) -> bool:
     grey = cv2.cvtColor(flat, cv2.COLOR_BGR2GRAY).astype(np.float32)
     white = float(np.percentile(sample.max(axis=2), WHITE_PERCENTILE))
     white_grey = float(np.percentile(cv2.cvtColor(sample, cv2.COLOR_BGR2GRAY), WHITE_PERCENTILE))
-    middle, panel = _middle_and_corners(brightest, grid)
-    middle_grey, panel_grey = _middle_and_corners(grey, grid)
+    middle, panel = _middle(brightest, grid), _corners(brightest, grid)
+    middle_grey, panel_grey = _middle(grey, grid), _corners(grey, grid)
     return bool(
         2 * middle - panel >= EMITS * white and middle_grey >= panel_grey - DARKER * white_grey
     )
 
 
-def _middle_and_corners(flat: np.ndarray, grid: Grid) -> tuple[float, float]:
-    """The median of the cells' middles (half a cell across) and of the grid's corners (a
-    few pixels round every point where its lines cross, the board's outline's included)
-    of a single-channel board rectified at RING_PX pixels a cell."""
-    rows, cols, quarter = grid.rows, grid.cols, RING_PX // 4
-    cells = flat.reshape(rows, RING_PX, cols, RING_PX)
-    middle = float(np.median(cells[:, quarter:-quarter, :, quarter:-quarter]))
+def _middle(flat: np.ndarray, grid: Grid) -> float:
+    """The median of the cells' middles (half a cell across) of a single-channel board
+    rectified at RING_PX pixels a cell."""
+    quarter = RING_PX // 4
+    cells = flat.reshape(grid.rows, RING_PX, grid.cols, RING_PX)
+    return float(np.median(cells[:, quarter:-quarter, :, quarter:-quarter]))
+
+
+def _corners(flat: np.ndarray, grid: Grid) -> float:
+    """The median of the grid's corners (a few pixels round every point where its lines
+    cross, the board's outline's included) of a single-channel board rectified at RING_PX
+    pixels a cell."""
+    rows, cols = grid.rows, grid.cols
     # Padded by the reach, the outline's corners are read like the inner ones.
     reach = 2
     padded = np.pad(flat, reach, mode="edge")
@@ -811,7 +814,7 @@ def _middle_and_corners(flat: np.ndarray, grid: Grid) -> tuple[float, float]:
     ys = np.arange(0, rows * RING_PX + 1, RING_PX)[:, None] + across  # (rows + 1, 4)
     xs = np.arange(0, cols * RING_PX + 1, RING_PX)[:, None] + across  # (cols + 1, 4)
     corners = padded[ys[:, None, :, None], xs[None, :, None, :]]  # (rows + 1, cols + 1, 4, 4)
-    return middle, float(np.median(np.median(corners, axis=(2, 3))))
+    return float(np.median(np.median(corners, axis=(2, 3))))
 
 
 def _surround_colour(image: np.ndarray, grid: Grid) -> np.ndarray:
