@@ -18,7 +18,8 @@ no convincing board lies in the image's middle (``objects``, ``on_ground``); a
 lattice lying apart from it (a HUD's command card) gives way to it.  A photo is
 also searched on the plane it is aimed at, warped square-on (``plane``).  A
 game's floor of look-alike tiles with a block of lamps set into it is no board:
-the block is (``within``).
+the block is (``within``).  Nor is a lattice whose cells share no structure (blotches
+of a blank screen, a wood grain: ``structure``) where a board whose cells do was found.
 
 The search runs on a coarse work image first, then at full detail around
 what it found and over the whole image.  The result is the board's four

@@ -6,7 +6,8 @@ found, ends it at once.  On the plane, a board found whole is the answer; else a
 platform inside the plane (a game's tilted view on the monitor photographed), a board
 counted by the lines of its cells' edges (``edgelines``), or the plane searched again
 enlarged may stand for the plane's.  When neither search found a whole board,
-``_plane_rather`` weighs the plane's board against the one found as the picture stands."""
+``_plane_rather`` weighs the plane's board against the one found as the picture stands; a
+lattice whose cells share no structure (``structure``) gives way to a board whose cells do."""
 
 from __future__ import annotations
 
@@ -30,6 +31,7 @@ from .results import Candidate, NotFound, Trace
 from .screen import PLANE_TILT, Rectified, looks_rendered, plane_quads, rectify
 from .search import locate_as_seen, search_picture, search_stages
 from .segment import COARSE_SIDE, commonest_colour, work_image
+from .structure import made_up
 from .target import rest_of_picture, tilted
 
 #: A board found whole in the photo as it stands reaches no further past the picture's
@@ -136,8 +138,10 @@ def search_board(image: np.ndarray, trace: Trace) -> BoardLocation | NotFound:
             enlarged = _on_plane(
                 rectify(image, quad, ENLARGED_PLANE), trace, "enlarged plane", enlarged_aside
             )
-            if enlarged is not None and _enlarged_rather(
-                enlarged, on_plane, set_aside, enlarged_aside
+            if (
+                enlarged is not None
+                and not _made_up_beside(image, enlarged, on_plane)
+                and _enlarged_rather(enlarged, on_plane, set_aside, enlarged_aside)
             ):
                 on_plane = enlarged
     if found is None:
@@ -158,10 +162,21 @@ def search_board(image: np.ndarray, trace: Trace) -> BoardLocation | NotFound:
     if (
         on_plane is not None
         and quad is not None
-        and _plane_rather(on_plane, found, quad, image.shape)
+        and (
+            (found and _made_up_beside(image, found, on_plane))
+            or _plane_rather(on_plane, found, quad, image.shape)
+        )
     ):
         return on_plane
     return found
+
+
+def _made_up_beside(image: np.ndarray, board: BoardLocation, other: BoardLocation | None) -> bool:
+    """True when ``board`` is a lattice whose cells share no structure (``structure``:
+    blotches of a dark screen, a wood grain) and ``other`` (perhaps None) one whose cells
+    do: whatever else speaks for ``board`` (every cell "found", more cells), ``other`` is
+    the board."""
+    return other is not None and made_up(image, board) and not made_up(image, other)
 
 
 def _lined_rather(

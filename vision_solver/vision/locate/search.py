@@ -68,6 +68,7 @@ from .segment import (
     lab_gradient,
     work_image,
 )
+from .structure import made_up
 from .target import ASIDE_CELLS, REST_FOUND, REST_SIDE, moved, rest_of_picture, tilted
 from .within import board_within
 
@@ -445,6 +446,10 @@ def search_stages(
     location = _lattice_location(best, scale, offset, image.shape)
     if objects_to_look_for(coarse.textured, best, location, image.shape):
         objects = object_location(image, trace)
+        if objects is not None and made_up(image, objects):
+            # Blotches of a blank screen or specks of a grain, counted as objects: their
+            # cells share nothing (the benches of a board share a seat, a back, legs).
+            objects = None
         if objects is not None and _on_palette(objects, best, scale, offset):
             objects = None  # the palette's own squares, taken for objects: no board either
         if objects is not None and objects_rather(
