@@ -42,19 +42,39 @@ CELLS = np.array(
 )
 
 
+def _marked_board_image(cells: np.ndarray) -> np.ndarray:
+    """The lamps on a page of the unlit colour (an unlit lamp is only its marker), with a
+    marker (a grey dot) in the middle of every cell, as a terminal draws its board: the
+    page beyond a line shows the unlit colour as the line's unlit cells do, and only the
+    markers the board's cells share tell where it ends."""
+    image = _board_image(cells, around=UNLIT)
+    for row, col in np.ndindex(cells.shape):
+        x, y = (AT + (np.array([col, row]) + 0.5) * PITCH).astype(int)
+        image[y - 3 : y + 3, x - 3 : x + 3] = (150, 150, 150)
+    return image
+
+
+#: The board on its floor, and the board whose cells carry markers on a page of their colour.
+DRAWN = pytest.mark.parametrize(
+    "draw", [_board_image, _marked_board_image], ids=["on-a-floor", "marked-on-its-page"]
+)
+
+
+@DRAWN
 @pytest.mark.parametrize(
     ("rows", "cols"), [((0, 3), (0, 5)), ((1, 4), (0, 5)), ((0, 4), (1, 5)), ((0, 4), (0, 4))]
 )
-def test_a_grid_one_line_short_of_its_board_takes_the_line_in(rows, cols):
-    grown = with_outer_lines(_board_image(CELLS), _grid(rows, cols))
+def test_a_grid_one_line_short_of_its_board_takes_the_line_in(draw, rows, cols):
+    grown = with_outer_lines(draw(CELLS), _grid(rows, cols))
     whole = _grid((0, 4), (0, 5))
     assert (grown.rows, grown.cols) == (4, 5)
     np.testing.assert_allclose(grown.corners, whole.corners, atol=0.5)
 
 
-def test_the_whole_board_on_its_floor_grows_no_more():
+@DRAWN
+def test_the_whole_board_grows_no_more(draw):
     grid = _grid((0, 4), (0, 5))
-    assert with_outer_lines(_board_image(CELLS), grid) is grid
+    assert with_outer_lines(draw(CELLS), grid) is grid
 
 
 def test_a_line_of_one_state_is_a_frame_not_the_boards():
@@ -77,30 +97,3 @@ def test_a_floor_of_the_unlit_colour_round_the_board_takes_in_nothing():
     line round the board is one of its states, and none is taken in."""
     grid = _grid((0, 4), (0, 5))
     assert with_outer_lines(_board_image(CELLS, around=UNLIT), grid) is grid
-
-
-def _marked_board_image(cells: np.ndarray) -> np.ndarray:
-    """The lamps on a page of the unlit colour (an unlit lamp is only its marker), with a
-    marker (a grey dot) in the middle of every cell, as a terminal draws its board."""
-    image = _board_image(cells, around=UNLIT)
-    for row, col in np.ndindex(cells.shape):
-        x, y = (AT + (np.array([col, row]) + 0.5) * PITCH).astype(int)
-        image[y - 3 : y + 3, x - 3 : x + 3] = (150, 150, 150)
-    return image
-
-
-@pytest.mark.parametrize(
-    ("rows", "cols"), [((0, 3), (0, 5)), ((1, 4), (0, 5)), ((0, 4), (1, 5)), ((0, 4), (0, 4))]
-)
-def test_a_line_whose_cells_share_the_board_s_markers_is_the_board_s(rows, cols):
-    """The page beyond the line shows the unlit colour, as the line's unlit cells do: the
-    colours cannot tell where the board ends, the markers the board's cells share can."""
-    grown = with_outer_lines(_marked_board_image(CELLS), _grid(rows, cols))
-    whole = _grid((0, 4), (0, 5))
-    assert (grown.rows, grown.cols) == (4, 5)
-    np.testing.assert_allclose(grown.corners, whole.corners, atol=0.5)
-
-
-def test_the_page_round_a_marked_board_is_no_line_of_it():
-    grid = _grid((0, 4), (0, 5))
-    assert with_outer_lines(_marked_board_image(CELLS), grid) is grid
