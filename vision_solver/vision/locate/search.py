@@ -446,9 +446,11 @@ def search_stages(
     location = _lattice_location(best, scale, offset, image.shape)
     if objects_to_look_for(coarse.textured, best, location, image.shape):
         objects = object_location(image, trace)
-        if objects is not None and made_up(image, objects):
+        if objects is not None and location and made_up(image, objects):
             # Blotches of a blank screen or specks of a grain, counted as objects: their
-            # cells share nothing (the benches of a board share a seat, a back, legs).
+            # cells share nothing (the benches of a board share a seat, a back, legs), and
+            # the lattice found stands.  (With none found, they stay: the grid stage may
+            # yet find the board's objects among the lattices the search weighed.)
             objects = None
         if objects is not None and _on_palette(objects, best, scale, offset):
             objects = None  # the palette's own squares, taken for objects: no board either
