@@ -28,12 +28,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-import cv2
 import numpy as np
 
 from .colour import SAME_COLOUR, lab_on_scale
 from .grid import Grid
 from .locate.cellsample import one_of_each
+from .locate.structure import cell_edge_maps
 
 #: Cells are looked at this many pixels a side, and by their middle: INSET of the cell
 #: left out each side.
@@ -120,10 +120,7 @@ def _sharing(
     others of its state, give the measure: a line shares the structure when its cells'
     median and least match reach SHARES_MEDIAN of the board's median and SHARES_LEAST of its
     tenth percentile."""
-    grey = cv2.cvtColor(wide.rectify(image, EDGE_PX), cv2.COLOR_BGR2GRAY).astype(np.float32)
-    edges = np.hypot(cv2.Sobel(grey, cv2.CV_32F, 1, 0), cv2.Sobel(grey, cv2.CV_32F, 0, 1))
-    maps = edges.reshape(wide.rows, EDGE_PX, wide.cols, EDGE_PX).transpose(0, 2, 1, 3)
-    maps = maps.reshape(wide.rows, wide.cols, EDGE_PX * EDGE_PX)
+    maps = cell_edge_maps(wide.rectify(image, EDGE_PX), wide.rows, wide.cols)
     maps = maps - maps.mean(axis=2, keepdims=True)
     state_of = np.linalg.norm(shows[:, :, None, :] - states[None, None], axis=3).argmin(axis=2)
     board = maps[2:-2, 2:-2].reshape(-1, maps.shape[2])

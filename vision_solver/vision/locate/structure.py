@@ -62,7 +62,7 @@ def shared_structure(
     cell_within = within[:-1, :-1] & within[:-1, 1:] & within[1:, :-1] & within[1:, 1:]
     if np.count_nonzero(cell_within) < FEWEST_CELLS:
         return None
-    # The board warped square-on, each cell ``side`` pixels a side, in grey.
+    # The board warped square-on, each cell ``side`` pixels a side.
     to_board = np.array([[1.0 / side, 0, 0], [0, 1.0 / side, 0], [0, 0, 1.0]])
     warped = cv2.warpPerspective(
         image,
@@ -70,12 +70,7 @@ def shared_structure(
         (cols * side, rows * side),
         flags=cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR,
     )
-    if warped.ndim == 3:
-        warped = cv2.cvtColor(warped, cv2.COLOR_BGR2GRAY)
-    grey = warped.astype(np.float32)
-    edges = np.hypot(cv2.Sobel(grey, cv2.CV_32F, 1, 0), cv2.Sobel(grey, cv2.CV_32F, 0, 1))
-    maps = edges.reshape(rows, side, cols, side).transpose(0, 2, 1, 3)[cell_within]
-    maps = maps.reshape(len(maps), side * side)
+    maps = cell_edge_maps(warped, rows, cols)[cell_within]
     mean_map = maps.mean(axis=0)
     structure = float(mean_map.var())
     if structure == 0.0:
@@ -83,6 +78,18 @@ def shared_structure(
     left_by_chance = float((maps - mean_map).var(axis=0).mean()) / len(maps)
     # (Cells drawn alike to the pixel, a screenshot's, leave nothing to chance.)
     return structure / left_by_chance if left_by_chance > 0 else float("inf")
+
+
+def cell_edge_maps(board: np.ndarray, rows: int, cols: int) -> np.ndarray:
+    """``(rows, cols, side * side)`` float32: each cell's edge map (the gradient magnitude of
+    its grey) in a board warped square-on, ``side`` pixels a cell (BGR or one channel)."""
+    if board.ndim == 3:
+        board = cv2.cvtColor(board, cv2.COLOR_BGR2GRAY)
+    grey = board.astype(np.float32)
+    side = grey.shape[0] // rows
+    edges = np.hypot(cv2.Sobel(grey, cv2.CV_32F, 1, 0), cv2.Sobel(grey, cv2.CV_32F, 0, 1))
+    maps = edges.reshape(rows, side, cols, side).transpose(0, 2, 1, 3)
+    return maps.reshape(rows, cols, side * side)
 
 
 #: A lattice whose cells' shared structure (``shared_structure``) is under this is made up
