@@ -89,3 +89,9 @@ def test_a_blank_screen_s_blotches_give_way_to_the_board_on_it() -> None:
     reading = read_board(scene.image, looks=[])
     assert reading.cells.shape == scene.cells.shape
     assert np.array_equal(reading.cells, scene.cells)
+
+
+def test_an_image_of_the_wrong_shape_is_refused_with_its_shape() -> None:
+    location = board_at(np.array([[0, 0], [40, 0], [40, 40], [0, 40]], np.float64), 2, 2)
+    with pytest.raises(ValueError, match="not 4-D"):
+        shared_structure(np.zeros((2, 50, 50, 3), np.uint8), location.homography, 2, 2)
