@@ -27,6 +27,7 @@ none that the colours did not (3 of 480 grew, the same either way).
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache, partial
 
 import numpy as np
 
@@ -59,7 +60,13 @@ def with_outer_lines(image: np.ndarray, grid: Grid) -> Grid:
     states = one_of_each(shows[2:-2, 2:-2].reshape(-1, 3))
     if not 2 <= len(states) <= MOST_STATES:
         return grid
-    shares = _sharing(image, wide, shows, states)
+    # The cells' structure is weighed only where their colours cannot tell where the board
+    # ends (on most boards they can).
+    structure = cache(partial(_sharing, image, wide, shows, states))
+
+    def shares(line: tuple) -> bool:
+        return structure()(line)
+
     lines = (  # (the line just outside, the line beyond it) on each side
         (np.s_[1, 2:-2], np.s_[0, 2:-2]),  # top
         (np.s_[-2, 2:-2], np.s_[-1, 2:-2]),  # bottom
@@ -68,7 +75,7 @@ def with_outer_lines(image: np.ndarray, grid: Grid) -> Grid:
     )
     top, bottom, left, right = (
         _board_line(shows[line], shows[beyond], states)
-        or _structured_line(shows[line], states, shares(line), shares(beyond))
+        or _structured_line(shows[line], states, shares, line, beyond)
         for line, beyond in lines
     )
     if not (top or bottom or left or right):
@@ -91,12 +98,17 @@ def _board_line(line: np.ndarray, beyond: np.ndarray, states: np.ndarray) -> int
 
 
 def _structured_line(
-    line: np.ndarray, states: np.ndarray, line_shares: bool, beyond_shares: bool
+    colours: np.ndarray,
+    states: np.ndarray,
+    shares: Callable[[tuple], bool],
+    line: tuple,
+    beyond: tuple,
 ) -> int:
-    """1 when every cell of ``line`` shows one of the ``states``, not all the same one, and
-    the line shares the board's structure while the line beyond does not (``_sharing``): the
-    page beyond shows a state's colour, not the board's cells."""
-    return int(_shows_states(line, states) and line_shares and not beyond_shares)
+    """1 when every cell of ``line`` (an index into the widened grid; ``colours`` its cells'
+    colours) shows one of the ``states``, not all the same one, and the line shares the
+    board's structure while the line beyond does not (``shares``: ``_sharing``): the page
+    beyond shows a state's colour, not the board's cells."""
+    return int(_shows_states(colours, states) and shares(line) and not shares(beyond))
 
 
 def _shows_states(line: np.ndarray, states: np.ndarray) -> bool:
