@@ -62,15 +62,8 @@ def shared_structure(
     cell_within = within[:-1, :-1] & within[:-1, 1:] & within[1:, :-1] & within[1:, 1:]
     if np.count_nonzero(cell_within) < FEWEST_CELLS:
         return None
-    # The board warped square-on, each cell ``side`` pixels a side.
-    to_board = np.array([[1.0 / side, 0, 0], [0, 1.0 / side, 0], [0, 0, 1.0]])
-    warped = cv2.warpPerspective(
-        image,
-        homography @ to_board,
-        (cols * side, rows * side),
-        flags=cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR,
-    )
-    maps = cell_edge_maps(warped, rows, cols)[cell_within]
+    maps = cell_edge_maps(square_on(image, homography, rows, cols, side), rows, cols)
+    maps = maps[cell_within]
     mean_map = maps.mean(axis=0)
     structure = float(mean_map.var())
     if structure == 0.0:
@@ -78,6 +71,21 @@ def shared_structure(
     left_by_chance = float((maps - mean_map).var(axis=0).mean()) / len(maps)
     # (Cells drawn alike to the pixel, a screenshot's, leave nothing to chance.)
     return structure / left_by_chance if left_by_chance > 0 else float("inf")
+
+
+def square_on(
+    image: np.ndarray, homography: np.ndarray, rows: int, cols: int, cell_px: int
+) -> np.ndarray:
+    """A board warped square-on, ``cell_px`` pixels a cell (``homography``: board coordinates
+    to ``image`` pixels); past the picture's edge its edge pixels repeat."""
+    to_square = np.diag([cell_px, cell_px, 1.0]) @ np.linalg.inv(homography)
+    return cv2.warpPerspective(
+        image,
+        to_square,
+        (cols * cell_px, rows * cell_px),
+        flags=cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
 
 
 def cell_edge_maps(board: np.ndarray, rows: int, cols: int) -> np.ndarray:

@@ -30,6 +30,7 @@ from ..geometry import BoardLocation, apply_homography, outline
 from .cellsample import one_of_each
 from .lattice import fit_affine
 from .scenery import PALETTE_CELLS, PALETTE_SHARE
+from .structure import square_on
 
 #: The floor's cells are looked at with this many pixels a side, and the objects on it
 #: with this many (a floor's lattice may be found at twice its tiles' pitch, and its
@@ -418,17 +419,9 @@ def _floor_beyond(
 
 def _floor_cells(image: np.ndarray, location: BoardLocation, cell_px: int) -> np.ndarray:
     """The lattice's cells square-on, ``cell_px`` a cell, in L*a*b* on the reader's scale."""
-    rows, cols = location.rows, location.cols
-    scale = np.diag([cell_px, cell_px, 1.0])
-    to_rect = scale @ np.linalg.inv(location.homography)
-    square = cv2.warpPerspective(
-        image,
-        to_rect,
-        (cols * cell_px, rows * cell_px),
-        flags=cv2.INTER_AREA,
-        borderMode=cv2.BORDER_REPLICATE,
+    return lab_on_scale(
+        square_on(image, location.homography, location.rows, location.cols, cell_px)
     )
-    return lab_on_scale(square)
 
 
 def _objects_lattice(
