@@ -30,6 +30,7 @@ from vision_solver.vision.locate.within import (
     _many_colours,
     _set_into,
     _spacing,
+    _stones,
     _two_toned,
     board_within,
 )
@@ -523,3 +524,46 @@ def test_lamps_parted_into_groups_by_unlit_rows_are_found_whole():
     the floor's dark tiles, part the lit lamps of the top rows from the rest (read as 5x7
     for 8x7 before)."""
     _located_as_drawn(_scene(2148))
+
+
+def test_a_checker_of_two_stones_is_a_floor_and_a_lights_board_is_not():
+    """The floor's stones are one colour, or two laid by the parity of row + column; a
+    lights board's two states lie at random and make no floor of either kind."""
+    rng = np.random.default_rng(5)
+    dark, light = np.array([38.0, 132.0, 128.0]), np.array([52.0, 132.0, 128.0])
+    parity = np.add.outer(np.arange(12), np.arange(20)) % 2
+    lab = np.zeros((12 * 16, 20 * 16, 3))  # (only a plain floor's colour is read from it)
+    checker = np.where(parity[..., None] == 1, light, dark) + rng.normal(0, 1, (12, 20, 3))
+    stones = _stones(lab, checker)
+    assert stones is not None and stones.shape == (2, 3)
+    assert np.abs(stones - [dark, light]).max() < 1.5
+    states = rng.integers(0, 2, (12, 20))
+    lights = np.where(states[..., None] == 1, [80.0, 150.0, 160.0], dark)
+    assert _stones(lab + dark, lights) is None
+    plain = _stones(lab + dark, np.broadcast_to(dark, (12, 20, 3)))
+    assert plain is not None and plain.shape == (1, 3)
+
+
+def test_a_checkers_cells_are_weighed_against_their_own_stone():
+    """On a checker the grout against the light stones marks their cells more than the dark
+    ones' (16 against 4; a few dark ones hold a crack or a prop).  Lamps on a block of its
+    tiles mark theirs more again (21 and 9.5), which the cells round the block, taken all
+    together, hide: their median falls among the light stones'.  (Tuning scene 8024.)"""
+    parity = np.add.outer(np.arange(10), np.arange(12)) % 2
+    marked = np.where(parity == 1, 16.0, 4.0)
+    marked.flat[::9] = np.where(parity.flat[::9] == 1, 16.0, 15.0)  # cracks on dark stones
+    box = np.array([[4.0, 3.0], [8.0, 7.0]])
+    marked[3:7, 4:8] = np.where(parity[3:7, 4:8] == 1, 21.0, 9.5)  # lamps on the block
+    assert _alike_around(marked, box)  # taken as one stone, the block looks like the rest
+    assert not _alike_around(marked, box, stones=2)
+
+
+def test_lamps_in_a_checkered_floor_are_the_board():
+    """Fresh tuning scene 8024: a 6x6 board of lamps in a floor laid as a checker of two
+    stones that fills the room.  Each cell round the block is weighed against its own
+    stone; taken together, the light stones' grout made the floor as marked as the board,
+    and the floor's 21x36 lattice stood for it."""
+    scene = _scene(8024)
+    _located_as_drawn(scene)
+    reading = read_board(scene.image, looks=[])
+    assert reading.cells.tolist() == scene.cells.tolist()

@@ -9,8 +9,9 @@ does not, and its cells are spaced as those objects are.  Where the floor's
 tiles differ in shade, an object is told from its own tile's colour too.
 
 ``board_within`` looks at a located lattice that may be such a floor: most
-of its cells plain and of one floor colour, with a dense block of cells that
-hold objects inside it, smaller than the lattice.  The objects' centres, in
+of its cells plain and of one floor colour (or a checker of two, one for each
+parity of row + column), with a dense block of cells that hold objects inside
+it, smaller than the lattice.  The objects' centres, in
 the floor's cell units, give the board's own lattice: their spacing (whole
 tiles) and where the first one lies.  The floor's homography carries over,
 so perspective needs no new fit; the board's place on the floor is fitted to the
@@ -138,7 +139,7 @@ def board_within(image: np.ndarray, location: BoardLocation) -> BoardLocation | 
     floor = _floor(image, location)
     if floor is None:
         return None
-    commonest, shades, held, marked, tinted = floor
+    stones, shades, held, marked, tinted = floor
     objects_lab = _floor_cells(image, location, OBJECT_PX)
     # The first way of telling the objects from the floor that finds a board decides
     # whether there is one; the other way may then find more of its objects, filling as
@@ -148,8 +149,8 @@ def board_within(image: np.ndarray, location: BoardLocation) -> BoardLocation | 
     # a few more objects and many more empty places (tuning 64 and 212).
     chosen = None
     # (the same for either way: found once, when first asked)
-    beyond = cache(lambda: _floor_beyond(image, location, commonest))
-    for colour in _floor_colours(commonest, shades):
+    beyond = cache(lambda: _floor_beyond(image, location, stones))
+    for colour in _floor_colours(stones, shades):
         found = _objects_lattice(objects_lab, location, colour)
         if found is None:
             continue
@@ -160,7 +161,7 @@ def board_within(image: np.ndarray, location: BoardLocation) -> BoardLocation | 
             break
         most = TWO_TONED_FILLED if _two_toned(colours) else BOARD_FILLED
         if not _set_into(objects_lab, colour, held | tinted, box, beyond(), most) or _alike_around(
-            marked, box
+            marked, box, len(stones)
         ):
             break
         filled = objects / (board.rows * board.cols)
@@ -168,15 +169,29 @@ def board_within(image: np.ndarray, location: BoardLocation) -> BoardLocation | 
             chosen = objects, filled, board, box
     if chosen is None:
         return None
-    return _grown(objects_lab, location, chosen[2], chosen[3], commonest)
+    return _grown(objects_lab, location, chosen[2], chosen[3], stones)
 
 
-def _floor_colours(colour: np.ndarray, shades: np.ndarray) -> Iterator[np.ndarray]:
-    """The ways the objects are told from the floor, in turn: its commonest ``colour``
-    (``(3,)``), then each tile's own (``shades``, ``(rows, cols, 3)``, laid out at
-    OBJECT_PX a cell: made only when asked for)."""
-    yield colour
-    yield np.repeat(np.repeat(shades, OBJECT_PX, axis=0), OBJECT_PX, axis=1)
+def _floor_colours(stones: np.ndarray, shades: np.ndarray) -> Iterator[np.ndarray]:
+    """The ways the objects are told from the floor, in turn: its stones' colours
+    (``stones``, ``(1, 3)``: one colour; ``(2, 3)``: a checker, laid out at OBJECT_PX a
+    cell), then each tile's own (``shades``, ``(rows, cols, 3)``, laid out so: made only
+    when asked for)."""
+    rows, cols = shades.shape[:2]
+    yield stones[0] if len(stones) == 1 else _at_object_px(_checkered(stones, rows, cols))
+    yield _at_object_px(shades)
+
+
+def _at_object_px(colours: np.ndarray) -> np.ndarray:
+    """Each cell's colour (``(rows, cols, 3)``) over its OBJECT_PX x OBJECT_PX pixels."""
+    return np.repeat(np.repeat(colours, OBJECT_PX, axis=0), OBJECT_PX, axis=1)
+
+
+def _checkered(stones: np.ndarray, rows: int, cols: int) -> np.ndarray:
+    """``(rows, cols, 3)``: the floor's colour under each cell, ``stones[(row + col) % k]``
+    for its ``k`` stones (one colour, or a checker of two)."""
+    parity = np.add.outer(np.arange(rows), np.arange(cols)) % len(stones)
+    return stones[parity]
 
 
 def _places_held(board: BoardLocation, box: np.ndarray, held: np.ndarray) -> float:
@@ -195,27 +210,28 @@ def _places_held(board: BoardLocation, box: np.ndarray, held: np.ndarray) -> flo
 def _floor(
     image: np.ndarray, location: BoardLocation
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
-    """The floor's commonest colour (``(3,)``), each cell's own ring's colour (``(rows,
-    cols, 3)``: tiles of several shades, a dark lamp on a dark tile told from it where the
-    commonest colour is the light tiles'), which of its cells hold something of their own
-    (``(rows, cols)``: HOLDS of the cell unlike its ring by INK, grout lines, cracks and
-    specks left out), how marked each cell is (``(rows, cols)``: the MARKED_QUANTILE
-    of its pixels' distances from its ring's colour), and which cells are tinted: wholly
-    of another colour inside their ring (the median of it unlike the commonest colour by
-    INK: a lit tile of a lights board, whose ring may be the tile's own colour or the gap's
-    as the lattice falls on it, so that it holds nothing unlike its ring: 49% of the cells
-    round a block of lit tiles taken for lamps, fresh tuning lights-grey 6060; 0 to 2% of
-    those round lamps let into a floor of one or several shades on the tuning looks);
-    None when the lattice is no floor (the rings of fewer than ON_FLOOR of its cells have
-    the commonest colour)."""
+    """The floor's stones' colours (``(1, 3)``, or ``(2, 3)`` for a checker: the colour of the
+    cells of even row + column, then of odd: ``_stones``), each cell's own ring's colour
+    (``(rows, cols, 3)``: tiles of several shades, a dark lamp on a dark tile told from it
+    where the commonest colour is the light tiles'), which of its cells hold something of
+    their own (``(rows, cols)``: HOLDS of the cell unlike its ring by INK, grout lines,
+    cracks and specks left out), how marked each cell is (``(rows, cols)``: the
+    MARKED_QUANTILE of its pixels' distances from its ring's colour), and which cells are
+    tinted: wholly of another colour inside their ring (the median of it unlike its stone's
+    colour by INK: a lit tile of a lights board, whose ring may be the tile's own colour or
+    the gap's as the lattice falls on it, so that it holds nothing unlike its ring: 49% of
+    the cells round a block of lit tiles taken for lamps, fresh tuning lights-grey 6060; 0
+    to 2% of those round lamps let into a floor of one or several shades on the tuning
+    looks); None when the lattice is no floor."""
     rows, cols, px = location.rows, location.cols, CELL_PX
     lab = _floor_cells(image, location, px)
     cells = lab.reshape(rows, px, cols, px, 3).transpose(0, 2, 1, 3, 4).reshape(-1, px, px, 3)
     ring = _ring(px)
     rings = np.median(cells[:, ring], axis=1)
-    colour = np.median(lab[::2, ::2].reshape(-1, 3), axis=0)  # (every fourth pixel: as good)
-    if np.mean(np.linalg.norm(rings - colour, axis=1) < FLOOR_ALIKE) < ON_FLOOR:
+    stones = _stones(lab, rings.reshape(rows, cols, 3))
+    if stones is None:
         return None
+    under = _checkered(stones, rows, cols).reshape(-1, 3)
     apart = np.linalg.norm(cells - rings[:, None, None, :], axis=3)
     marked = np.quantile(apart.reshape(len(cells), -1), MARKED_QUANTILE, axis=1)
     marks = (apart > INK).astype(np.uint8)
@@ -224,8 +240,32 @@ def _floor(
     marks = np.stack([cv2.morphologyEx(m, cv2.MORPH_OPEN, opening) for m in marks])
     held = (marks.mean(axis=(1, 2)) >= HOLDS).reshape(rows, cols)
     middles = np.median(cells[:, ~ring], axis=1)
-    tinted = (np.linalg.norm(middles - colour, axis=1) > INK).reshape(rows, cols)
-    return colour, rings.reshape(rows, cols, 3), held, marked.reshape(rows, cols), tinted
+    tinted = (np.linalg.norm(middles - under, axis=1) > INK).reshape(rows, cols)
+    return stones, rings.reshape(rows, cols, 3), held, marked.reshape(rows, cols), tinted
+
+
+def _stones(lab: np.ndarray, rings: np.ndarray) -> np.ndarray | None:
+    """The colours of the floor's stones (``(k, 3)``), as ``_floor`` gives them, from the
+    floor's cells (``lab``) and their rings' colours (``(rows, cols, 3)``); None when the
+    lattice is no floor.
+
+    A floor laid as a checker of two stones (their colours, each the median of the rings
+    of one parity of row + column, SAME_COLOUR or more apart) has the rings of ON_FLOOR of
+    its cells or more within FLOOR_ALIKE of the colour of their own parity; a floor of one
+    stone has them within FLOOR_ALIKE of its commonest colour.  A lights board's two states
+    fall on its cells at random, not by parity, so its lattice is no floor either way.
+    """
+    rows, cols = rings.shape[:2]
+    odd = np.add.outer(np.arange(rows), np.arange(cols)) % 2 == 1
+    if odd.any() and not odd.all():
+        stones = np.stack([np.median(rings[~odd], axis=0), np.median(rings[odd], axis=0)])
+        near = np.linalg.norm(rings - _checkered(stones, rows, cols), axis=2) < FLOOR_ALIKE
+        if np.linalg.norm(stones[0] - stones[1]) >= SAME_COLOUR and np.mean(near) >= ON_FLOOR:
+            return stones
+    colour = np.median(lab[::2, ::2].reshape(-1, 3), axis=0)  # (every fourth pixel: as good)
+    if np.mean(np.linalg.norm(rings - colour, axis=2) < FLOOR_ALIKE) >= ON_FLOOR:
+        return colour[None]
+    return None
 
 
 def _ring(px: int) -> np.ndarray:
@@ -237,15 +277,25 @@ def _ring(px: int) -> np.ndarray:
     return ring
 
 
-def _alike_around(marked: np.ndarray, box: np.ndarray) -> bool:
+def _alike_around(marked: np.ndarray, box: np.ndarray, stones: int = 1) -> bool:
     """Whether the lattice's cells round the block in ``box`` (floor cells) are marked about
     as much as the block's own (``marked``: ``_floor``'s), ALIKE_AROUND or more of them at
     the median: every cell of the lattice holds an object (a board of chairs, some of
-    which stand out the more), and the lattice is the board, no floor round one."""
+    which stand out the more), and the lattice is the board, no floor round one.  On a
+    checker of two ``stones`` each cell is weighed against the cells round the block on
+    its own stone (its grout against a light stone shows more than against a dark one)."""
     inside = _in_box(marked.shape, box)
     if inside.all() or not inside.any():
         return False
-    return bool(np.median(marked[~inside]) >= ALIKE_AROUND * np.median(marked[inside]))
+    rows, cols = marked.shape
+    stone = np.add.outer(np.arange(rows), np.arange(cols)) % stones
+    relative = marked.astype(np.float64)
+    for k in range(stones):
+        around = marked[~inside & (stone == k)]
+        if not around.size:
+            return False
+        relative[stone == k] /= max(float(np.median(around)), 1e-6)
+    return bool(np.median(relative[~inside]) >= ALIKE_AROUND * np.median(relative[inside]))
 
 
 def _in_box(shape: tuple[int, ...], box: np.ndarray) -> np.ndarray:
@@ -296,11 +346,11 @@ def _grown(
     location: BoardLocation,
     board: BoardLocation,
     box: np.ndarray,
-    colour: np.ndarray,
+    stones: np.ndarray,
 ) -> BoardLocation:
     """``board`` (its ``box`` on the floor, floor cell units) grown by the rows and columns
     of places just past it that look like its own places and not like the floor (ALIKE_PLACE;
-    up to GROW_MOST a side): not like its commonest ``colour`` nor like its places FLOOR_OFF
+    up to GROW_MOST a side): not like its ``stones``' colours nor like its places FLOOR_OFF
     or more from the box (lamps on every other grout crossing whose unlit ones do not
     show: the box's empty places and the floor's look alike).  ``lab``: the floor's cells
     at OBJECT_PX (``_floor_cells``)."""
@@ -312,7 +362,7 @@ def _grown(
     own = [place for place in own if place is not None]
     if not own:
         return board
-    floor = [np.broadcast_to(np.asarray(colour, np.float32), (PLACE_PX, PLACE_PX, 3))]
+    floor = [np.broadcast_to(np.float32(stone), (PLACE_PX, PLACE_PX, 3)) for stone in stones]
     floor += _floor_places(lab, box[0], step, size)
     first, last = np.zeros(2, int), size - 1  # (col, row)
     grew = False
@@ -389,11 +439,11 @@ def _apart(first: np.ndarray, second: np.ndarray) -> float:
 
 
 def _floor_beyond(
-    image: np.ndarray, location: BoardLocation, colour: np.ndarray
+    image: np.ndarray, location: BoardLocation, stones: np.ndarray
 ) -> tuple[bool, bool, bool, bool]:
     """For each side of the lattice (left, top, right, bottom): whether the row or column
     of cells just past it lies in the image and is the floor's (the rings of ON_FLOOR of
-    them within FLOOR_ALIKE of its commonest ``colour``)."""
+    them within FLOOR_ALIKE of its stone's colour: ``stones``, as ``_floor`` gives them)."""
     rows, cols, px = location.rows + 2, location.cols + 2, CELL_PX
     shift = np.array([[1.0, 0.0, -1.0], [0.0, 1.0, -1.0], [0.0, 0.0, 1.0]])
     homography = location.homography @ shift
@@ -403,7 +453,9 @@ def _floor_beyond(
     lab = _floor_cells(image, wider, px)
     cells = lab.reshape(rows, px, cols, px, 3).transpose(0, 2, 1, 3, 4)
     ring = _ring(px)
-    floor = np.linalg.norm(np.median(cells[:, :, ring], axis=2) - colour, axis=2) < FLOOR_ALIKE
+    # (a cell's parity on the wider lattice, one row and one column more, is its own)
+    under = _checkered(stones, rows, cols)
+    floor = np.linalg.norm(np.median(cells[:, :, ring], axis=2) - under, axis=2) < FLOOR_ALIKE
     strips = [floor[1:-1, 0], floor[0, 1:-1], floor[1:-1, -1], floor[-1, 1:-1]]
     # the outline's corners, in turn: top-left, top-right, bottom-right, bottom-left
     ends = [(0, 3), (0, 1), (1, 2), (3, 2)]
