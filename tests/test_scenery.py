@@ -127,8 +127,9 @@ def test_an_upright_outline_is_no_photo_a_turned_one_is() -> None:
 
 
 #: Tuning-side 3-D chair boards inside a brick border, whose bricks (a strip 3 across, 22
-#: and 31 along) outscored the chairs' lattice and were taken for the board.
-BORDER_SEEDS = [40, 152]
+#: and 31 along) outscored the chairs' lattice and were taken for the board; and fresh
+#: tuning 8228, whose bricks of two shades and their mortar show three colours.
+BORDER_SEEDS = [40, 152, 8228]
 
 
 @pytest.mark.parametrize("seed", BORDER_SEEDS)
@@ -164,6 +165,21 @@ def test_a_strip_is_a_frame_only_beside_a_board_along_it() -> None:
     assert not frame_strip(strip, [strip, short], lab)
     assert not frame_strip(beside, [strip, beside], lab)  # a board is no strip
     assert not frame_strip(strip, [strip, across], lab)
+
+
+def test_a_strip_of_many_colours_is_a_frame_when_smaller_than_the_boards_cells() -> None:
+    # bricks of many shades (a colour of its own for every pixel) beside a board of cells
+    # three times their pitch are a border's; a part of a board of tiles of many colours,
+    # at the board's own pitch, is not
+    lab = np.random.default_rng(3).integers(0, 256, (700, 700, 3), dtype=np.uint8)
+    strip = _lattice(20, 2, (10, 10), 10)
+    beside = _lattice(6, 3, (45, 25), 30)
+    assert frame_strip(strip, [strip, beside], lab)
+    tiles = _lattice(20, 2, (10, 10), 30)  # x = 10..70, y = 10..610: the board's pitch
+    board = _lattice(16, 5, (85, 10), 30)  # beside it, along most of it
+    assert not frame_strip(tiles, [tiles, board], lab)
+    plain = np.full_like(lab, 128)  # in one colour, the same strip passes for a border's
+    assert frame_strip(tiles, [tiles, board], plain)
 
 
 def test_a_board_in_a_strip_is_no_frame_of_a_part_of_itself() -> None:

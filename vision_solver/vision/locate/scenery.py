@@ -144,8 +144,15 @@ def mosaic(lattice: Lattice, lab: np.ndarray) -> bool:
 #: 10 to 32 along; the boards were 3 to 9 cells a side.
 STRIP_ACROSS, STRIP_ALONG = 3, 4
 #: A border's bricks show at most this many colours (a brick and its mortar,
-#: or two shades of brick).
+#: or two shades of brick) ...
 STRIP_COLOURS = 2
+#: ... or are smaller than the board's cells: a strip whose pitch is at most this share of
+#: the board's beside it is of bricks whatever their shades.  Measured on tuning chairs,
+#: the strips of bricks beside their boards 0.08 to 0.18 of the board's pitch (the bricks'
+#: short side); a part of a board lying along the rest of it is at its pitch.  (Fresh
+#: tuning chairs 8228: bricks of two shades and their mortar, three colours, a 20x2 strip
+#: that stood for its 7x5 board.)
+BRICK_PITCH = 0.5
 #: The board a strip frames runs along it: its side facing the strip is
 #: parallel to it (within FRAMED_ANGLE degrees), lies within the strip's
 #: length and covers at least FRAMED_SHARE of it, and the gap between the two
@@ -165,15 +172,17 @@ def frame_strip(lattice: Lattice, others: list[Lattice], lab: np.ndarray) -> boo
     """True when the lattice is a band of a border (its bricks or slabs), not a board.
 
     A border round a board is a strip of look-alike bricks (STRIP_ACROSS,
-    STRIP_ALONG, STRIP_COLOURS) that runs beside the board within: it is
-    regular and long, and outscores the board it frames.  A board is set
+    STRIP_ALONG; of few colours, STRIP_COLOURS, or smaller than the board's cells,
+    BRICK_PITCH) that runs beside the board within: it is regular and long, and
+    outscores the board it frames.  A board is set
     inside its frame, not along one side of another board: so a strip with
     another lattice, no strip, lying along it, about as long on that side and
     not over it (FRAMED_ANGLE, FRAMED_SHARE, BESIDE_CELLS, OVERLAP_CELLS,
     FRAMED_CELLS) is a frame's.
     """
-    if not _strip(lattice) or len(state_colours(lattice, lab)) > STRIP_COLOURS:
+    if not _strip(lattice):
         return False
+    few_colours = len(state_colours(lattice, lab)) <= STRIP_COLOURS
     ends = _middle_lines_by(lattice)[0]
     along = ends[1] - ends[0]
     length = float(np.linalg.norm(along))
@@ -183,6 +192,8 @@ def frame_strip(lattice: Lattice, others: list[Lattice], lab: np.ndarray) -> boo
     half_strip = 0.5 * min(lattice.shape) * pitch(lattice)
     for other in others:
         if other is lattice or _strip(other) or len(other.members) < FRAMED_CELLS:
+            continue
+        if not few_colours and pitch(lattice) > BRICK_PITCH * pitch(other):
             continue
         side, cross = _middle_lines_by(other, axis)
         direction = side[1] - side[0]
