@@ -41,7 +41,9 @@ def _read_watching(
 
         def watched(*args, _searched=searched, _step=step, **kwargs):
             answer = _searched(*args, **kwargs)
-            name = args[2] if len(args) > 2 else kwargs.get("name", "plane")
+            # (the plane searched by name: the first text among the arguments)
+            texts = [arg for arg in args if isinstance(arg, str)]
+            name = kwargs.get("name") or (texts[0] if texts else "plane")
             gave[_step].append((name, answer))
             return answer
 
@@ -392,6 +394,29 @@ def test_a_small_screen_is_searched_enlarged(seed: int, monkeypatch: pytest.Monk
     assert as_taken is None or (as_taken.rows, as_taken.cols) != scene.cells.shape
     enlarged = next(found for name, found in gave["_on_plane"] if name == "enlarged plane")
     assert (enlarged.rows, enlarged.cols) == scene.cells.shape
+    assert np.array_equal(reading.cells, scene.cells)
+    diagonal = float(np.linalg.norm(scene.corners[2] - scene.corners[0]))
+    assert np.linalg.norm(reading.grid.corners - scene.corners, axis=1).mean() < 0.01 * diagonal
+
+
+#: Tuning-side photos of a monitor whose small board of glowing lamps (3x9, 3x10), blurred
+#: and speckled by the camera's noise and the screen's moire, broke up into specks on the
+#: screen as warped: the screen smoothed shows it.
+SMOOTHED_SCREEN_SEEDS = [6028, 6116]
+
+
+@pytest.mark.parametrize("seed", SMOOTHED_SCREEN_SEEDS)
+def test_a_noisy_screen_showing_no_board_is_searched_smoothed(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert is_tuning(seed)
+    scene = photo_scene(seed, "monitor")
+    reading, gave = _read_watching(monkeypatch, scene.image, "_searched_on")
+    (name, as_taken), *_ = gave["_searched_on"]
+    assert name == "plane"
+    assert as_taken is None or (as_taken.rows, as_taken.cols) != scene.cells.shape
+    smoothed = next(found for name, found in gave["_searched_on"] if name == "plane smoothed")
+    assert (smoothed.rows, smoothed.cols) == scene.cells.shape
     assert np.array_equal(reading.cells, scene.cells)
     diagonal = float(np.linalg.norm(scene.corners[2] - scene.corners[0]))
     assert np.linalg.norm(reading.grid.corners - scene.corners, axis=1).mean() < 0.01 * diagonal

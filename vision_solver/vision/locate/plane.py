@@ -67,6 +67,16 @@ PLANE_WITHIN = 0.5
 PAST_PLANE = 0.5
 
 
+#: A plane whose search finds no board on it, or a made-up one (``structure.made_up``), is
+#: searched again smoothed by a Gaussian of this many pixels (standard deviation).  A small
+#: board of glowing lamps, blurred by the camera and speckled by its noise, JPEG and the
+#: screen's moire, breaks up into specks at the plane's full size (and is too few pixels
+#: across at the coarse pass's); smoothed, its cells are blobs again.  Tuning monitor photos
+#: 6028, 6116 and 6120 (boards of 3x9, 3x10 and 13x14 on a screen of 1600 to 2000 pixels)
+#: were found so with 1.5 to 4 pixels, not with 1.
+SMOOTHED_PLANE = 2.0
+
+
 def search_board(image: np.ndarray, trace: Trace) -> BoardLocation | NotFound:
     """The likeliest lattice of cells in a BGR image: its outer corners and homography.
 
@@ -402,11 +412,33 @@ def _on_plane(
     aside: list[Candidate] | None = None,
 ) -> BoardLocation | None:
     """The board found on a plane seen at an angle (a monitor's screen, a toy's case:
-    ``screen``) warped square-on, in the photo's pixels; None when there is none.  What the
-    search weighed goes to ``trace`` where it lies in the photo; what it set aside as no
-    board (``Candidate.aside``) to ``aside`` too."""
+    ``screen``) warped square-on, in the photo's pixels; None when there is none.  Where
+    the plane as warped shows none, or a made-up one, the plane smoothed is searched
+    (SMOOTHED_PLANE), and a board found there whose cells share a structure stands.  What
+    the searches weighed goes to ``trace`` where it lies in the photo; what they set aside
+    as no board (``Candidate.aside``) to ``aside`` too."""
+    found = _searched_on(plane, plane.image, trace, name, aside)
+    if found is None or made_up(plane.image, found):
+        smooth = cv2.GaussianBlur(plane.image, (0, 0), SMOOTHED_PLANE)
+        smoothed = _searched_on(plane, smooth, trace, f"{name} smoothed", aside)
+        if smoothed is not None and not made_up(plane.image, smoothed):
+            found = smoothed
+    return None if found is None else _in_photo(plane, found)
+
+
+def _searched_on(
+    plane: Rectified,
+    image: np.ndarray,
+    trace: Trace,
+    name: str,
+    aside: list[Candidate] | None,
+) -> BoardLocation | None:
+    """The board ``search_picture`` finds in ``image`` (the plane warped square-on, as it
+    stands or smoothed), in the plane's pixels; None when there is none, or when it lies
+    more than PAST_PLANE off the plane.  What it weighed goes to ``trace`` and ``aside``
+    as ``_on_plane`` says, its source named ``name`` first."""
     seen: list[Candidate] | None = [] if trace is not None or aside is not None else None
-    found = search_picture(plane.image, seen)
+    found = search_picture(image, seen)
     placed: list[Candidate] = []
     _trace_in_photo(plane, seen, placed, name)
     if trace is not None:
@@ -415,7 +447,7 @@ def _on_plane(
         aside.extend(candidate for candidate in placed if candidate.aside)
     if not found or cells_past(found.corners, found.rows, found.cols, plane.outline) > PAST_PLANE:
         return None  # a board on the plane lies on it
-    return _in_photo(plane, found)
+    return found
 
 
 #: A board found on the plane with at least this share of its cells found (not placed by a
