@@ -51,6 +51,14 @@ def _read_watching(
     return read_board(image, looks=[], trace=trace), gave
 
 
+def _assert_read_as_drawn(reading, scene, within: float) -> None:
+    """The reading holds the scene's cells, and its grid's corners lie on average within
+    ``within`` (a share of the board's diagonal) of the scene's."""
+    assert np.array_equal(reading.cells, scene.cells)
+    diagonal = float(np.linalg.norm(scene.corners[2] - scene.corners[0]))
+    assert np.linalg.norm(reading.grid.corners - scene.corners, axis=1).mean() < within * diagonal
+
+
 def _turned_quad(centre: tuple[float, float], size: tuple[float, float], degrees: float):
     """A w x h rectangle turned by ``degrees`` about ``centre`` (TL, TR, BR, BL)."""
     w, h = size
@@ -126,10 +134,9 @@ def test_a_board_on_a_photographed_monitor_is_read_on_its_screen(seed: int) -> N
     trace: list = []
     reading = read_board(scene.image, looks=[], trace=trace)
     assert reading.puzzle == scene.puzzle
-    assert np.array_equal(reading.cells, scene.cells)
-    diagonal = float(np.linalg.norm(scene.corners[2] - scene.corners[0]))
-    assert np.linalg.norm(reading.grid.corners - scene.corners, axis=1).mean() < 0.01 * diagonal
+    _assert_read_as_drawn(reading, scene, 0.01)
     # what the search weighed on the screen is shown where it lies in the photo
+    diagonal = float(np.linalg.norm(scene.corners[2] - scene.corners[0]))
     on_plane = [c for c in trace if c.source.startswith("plane")]
     assert any(
         (c.rows, c.cols) == scene.cells.shape
@@ -301,9 +308,7 @@ def test_a_small_board_on_a_photographed_page_is_not_lost_to_specks_far_apart(se
     scene = photo_scene(seed, "monitor")
     reading = read_board(scene.image, looks=[])
     assert (reading.rows, reading.cols) == scene.cells.shape
-    assert np.array_equal(reading.cells, scene.cells)
-    diagonal = float(np.linalg.norm(scene.corners[2] - scene.corners[0]))
-    assert np.linalg.norm(reading.grid.corners - scene.corners, axis=1).mean() < 0.01 * diagonal
+    _assert_read_as_drawn(reading, scene, 0.01)
 
 
 def test_a_screenshot_looks_rendered_and_a_photo_does_not() -> None:
@@ -373,9 +378,7 @@ def test_a_platform_s_board_not_found_whole_stands_for_the_screen_s(
     assert (on_platform.rows, on_platform.cols) == scene.cells.shape
     assert on_screen is None or on_screen.rows * on_screen.cols < scene.cells.size
     assert on_platform.confidence < 1.0  # not every cell found: it ends no search
-    assert np.array_equal(reading.cells, scene.cells)
-    diagonal = float(np.linalg.norm(scene.corners[2] - scene.corners[0]))
-    assert np.linalg.norm(reading.grid.corners - scene.corners, axis=1).mean() < 0.015 * diagonal
+    _assert_read_as_drawn(reading, scene, 0.015)
 
 
 #: Tuning-side monitor photos of 1600 x 1200 or less whose screen, warped square-on at the
@@ -394,9 +397,7 @@ def test_a_small_screen_is_searched_enlarged(seed: int, monkeypatch: pytest.Monk
     assert as_taken is None or (as_taken.rows, as_taken.cols) != scene.cells.shape
     enlarged = next(found for name, found in gave["_on_plane"] if name == "enlarged plane")
     assert (enlarged.rows, enlarged.cols) == scene.cells.shape
-    assert np.array_equal(reading.cells, scene.cells)
-    diagonal = float(np.linalg.norm(scene.corners[2] - scene.corners[0]))
-    assert np.linalg.norm(reading.grid.corners - scene.corners, axis=1).mean() < 0.01 * diagonal
+    _assert_read_as_drawn(reading, scene, 0.01)
 
 
 #: Tuning-side photos of a monitor whose small board of glowing lamps (3x9, 3x10), blurred
@@ -417,9 +418,7 @@ def test_a_noisy_screen_showing_no_board_is_searched_smoothed(
     assert as_taken is None or (as_taken.rows, as_taken.cols) != scene.cells.shape
     smoothed = next(found for name, found in gave["_searched_on"] if name == "plane smoothed")
     assert (smoothed.rows, smoothed.cols) == scene.cells.shape
-    assert np.array_equal(reading.cells, scene.cells)
-    diagonal = float(np.linalg.norm(scene.corners[2] - scene.corners[0]))
-    assert np.linalg.norm(reading.grid.corners - scene.corners, axis=1).mean() < 0.01 * diagonal
+    _assert_read_as_drawn(reading, scene, 0.01)
 
 
 def test_a_lattice_reaching_past_the_plane_is_no_board_on_it() -> None:
