@@ -400,27 +400,6 @@ def test_a_small_screen_is_searched_enlarged(seed: int, monkeypatch: pytest.Monk
     _assert_read_as_drawn(reading, scene, 0.01)
 
 
-#: Tuning-side photos of a monitor whose small board of glowing lamps (3x9, 3x10), blurred
-#: and speckled by the camera's noise and the screen's moire, broke up into specks on the
-#: screen as warped: the screen smoothed shows it.
-SMOOTHED_SCREEN_SEEDS = [6028, 6116]
-
-
-@pytest.mark.parametrize("seed", SMOOTHED_SCREEN_SEEDS)
-def test_a_noisy_screen_showing_no_board_is_searched_smoothed(
-    seed: int, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    assert is_tuning(seed)
-    scene = photo_scene(seed, "monitor")
-    reading, gave = _read_watching(monkeypatch, scene.image, "_searched_on")
-    (name, as_taken), *_ = gave["_searched_on"]
-    assert name == "plane"
-    assert as_taken is None or (as_taken.rows, as_taken.cols) != scene.cells.shape
-    smoothed = next(found for name, found in gave["_searched_on"] if name == "plane smoothed")
-    assert (smoothed.rows, smoothed.cols) == scene.cells.shape
-    _assert_read_as_drawn(reading, scene, 0.01)
-
-
 def test_a_lattice_reaching_past_the_plane_is_no_board_on_it() -> None:
     from vision_solver.vision.locate.plane import _on_plane
     from vision_solver.vision.locate.screen import Rectified
