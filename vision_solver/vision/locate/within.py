@@ -190,8 +190,13 @@ def _at_object_px(colours: np.ndarray) -> np.ndarray:
 def _checkered(stones: np.ndarray, rows: int, cols: int) -> np.ndarray:
     """``(rows, cols, 3)``: the floor's colour under each cell, ``stones[(row + col) % k]``
     for its ``k`` stones (one colour, or a checker of two)."""
-    parity = np.add.outer(np.arange(rows), np.arange(cols)) % len(stones)
-    return stones[parity]
+    return stones[_stone_of(rows, cols, len(stones))]
+
+
+def _stone_of(rows: int, cols: int, stones: int) -> np.ndarray:
+    """``(rows, cols)``: which of a floor's ``stones`` (one, or a checker of two) lies under
+    each cell: ``(row + col) % stones``."""
+    return np.add.outer(np.arange(rows), np.arange(cols)) % stones
 
 
 def _places_held(board: BoardLocation, box: np.ndarray, held: np.ndarray) -> float:
@@ -256,7 +261,7 @@ def _stones(lab: np.ndarray, rings: np.ndarray) -> np.ndarray | None:
     fall on its cells at random, not by parity, so its lattice is no floor either way.
     """
     rows, cols = rings.shape[:2]
-    odd = np.add.outer(np.arange(rows), np.arange(cols)) % 2 == 1
+    odd = _stone_of(rows, cols, 2) == 1
     if odd.any() and not odd.all():
         stones = np.stack([np.median(rings[~odd], axis=0), np.median(rings[odd], axis=0)])
         near = np.linalg.norm(rings - _checkered(stones, rows, cols), axis=2) < FLOOR_ALIKE
@@ -288,7 +293,7 @@ def _alike_around(marked: np.ndarray, box: np.ndarray, stones: int = 1) -> bool:
     if inside.all() or not inside.any():
         return False
     rows, cols = marked.shape
-    stone = np.add.outer(np.arange(rows), np.arange(cols)) % stones
+    stone = _stone_of(rows, cols, stones)
     relative = marked.astype(np.float64)
     for k in range(stones):
         around = marked[~inside & (stone == k)]
