@@ -400,6 +400,45 @@ def test_a_small_screen_is_searched_enlarged(seed: int, monkeypatch: pytest.Monk
     _assert_read_as_drawn(reading, scene, 0.01)
 
 
+#: Tuning-side photos of a monitor whose small board of glowing lamps (3x9, 3x10), blurred
+#: and speckled by the camera's noise and the screen's moire, broke up into specks on the
+#: screen as warped: the screen smoothed shows it.
+SMOOTHED_SCREEN_SEEDS = [6028, 6116]
+
+
+@pytest.mark.parametrize("seed", SMOOTHED_SCREEN_SEEDS)
+def test_a_noisy_screen_showing_no_board_is_searched_smoothed(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert is_tuning(seed)
+    scene = photo_scene(seed, "monitor")
+    trace: list = []
+    reading, gave = _read_watching(monkeypatch, scene.image, "_searched_on", trace=trace)
+    (name, as_taken), *_ = gave["_searched_on"]
+    assert name == "plane"
+    assert as_taken is None or (as_taken.rows, as_taken.cols) != scene.cells.shape
+    smoothed = next(found for name, found in gave["_searched_on"] if name == "plane smoothed")
+    assert (smoothed.rows, smoothed.cols) == scene.cells.shape
+    _assert_read_as_drawn(reading, scene, 0.01)
+    # the board the smoothed screen shows stands: what its search weighed is reported
+    assert any(candidate.source.startswith("plane smoothed") for candidate in trace)
+
+
+def test_what_the_smoothed_plane_showed_is_not_weighed_where_its_board_does_not_stand(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Fresh tuning chairs under a tilted camera: the platform's plane shows no board whose
+    # cells share a structure, and smoothed, a lattice reaching over the border's bricks.
+    # Weighed as a rival to the grid the search placed (a strip of those bricks), it stood
+    # for the board; the board is the lattice of its chairs.
+    scene = wild_scene(15088, "chairs-3d")
+    trace: list = []
+    reading, gave = _read_watching(monkeypatch, scene.image, "_searched_on", trace=trace)
+    assert any(name == "plane smoothed" and found for name, found in gave["_searched_on"])
+    assert not any(candidate.source.startswith("plane smoothed") for candidate in trace)
+    _assert_read_as_drawn(reading, scene, 0.05)
+
+
 def test_a_lattice_reaching_past_the_plane_is_no_board_on_it() -> None:
     from vision_solver.vision.locate.plane import _on_plane
     from vision_solver.vision.locate.screen import Rectified

@@ -67,6 +67,21 @@ PLANE_WITHIN = 0.5
 PAST_PLANE = 0.5
 
 
+#: A plane whose search finds no board on it, or a made-up one (``structure.made_up``), is
+#: searched again smoothed by a Gaussian of this many pixels (standard deviation).  A small
+#: board of glowing lamps, blurred by the camera and speckled by its noise, JPEG and the
+#: screen's moire, breaks up into specks at the plane's full size (and is too few pixels
+#: across at the coarse pass's); smoothed, its cells are blobs again.  Tuning monitor photos
+#: 6028, 6116 and 6120 (boards of 3x9, 3x10 and 13x14 on a screen of 1600 to 2000 pixels)
+#: were found so with 1.5 to 4 pixels, not with 1.  Smoothing makes blobs of what is no
+#: board too, so the board found so is the answer only where the photo as it stands shows
+#: none whose cells share a structure (standing wherever it was found, it lost two scored
+#: photos' boards found as they stood), and what its search weighed is reported only then
+#: (in the trace, a smoothed lattice of a border's bricks and the grass round a board of
+#: chairs under a tilted camera stood in the grid stage for the board: ``_rivals``).
+SMOOTHED_PLANE = 2.0
+
+
 def search_board(image: np.ndarray, trace: Trace) -> BoardLocation | NotFound:
     """The likeliest lattice of cells in a BGR image: its outer corners and homography.
 
@@ -87,7 +102,10 @@ def search_board(image: np.ndarray, trace: Trace) -> BoardLocation | NotFound:
     where more of its cells were found.  When no search found a whole board, a
     partial board on the plane is kept when the search as seen found a board
     off the plane (a picture on the wall, a keyboard) or fewer cells of it
-    (``_plane_rather``).
+    (``_plane_rather``).  Where the plane shows no board, or a made-up one, the plane
+    smoothed is searched too (SMOOTHED_PLANE): its board is the answer only where no search
+    found one whose cells share a structure, and what that search weighed goes to ``trace``
+    only then.
     """
     if image.ndim != 3 or image.shape[2] != 3:
         return NotFound(f"expected an H x W x 3 colour image, not shape {image.shape}")
@@ -103,12 +121,16 @@ def search_board(image: np.ndarray, trace: Trace) -> BoardLocation | NotFound:
     # piece of one cut off by the edges inside it (a panel's corner, a board's cells).
     outlined = quad is not None and drawn[next(i for i, q in enumerate(quads) if q is quad)]
     on_plane = None
+    smoothed = None  # the board on the plane smoothed, where the plane showed none
+    weighed_smoothed: list[Candidate] = []  # what the smoothed plane's search weighed
     screen_page = None  # the page colour of the screen the photo is aimed at
     if quad is not None and tilted(quad, PLANE_TILT):
         plane = rectify(image, quad)
         screen_page = _page_of(plane)
         set_aside: list[Candidate] = []  # lattices the plane's search judged no board
         on_plane = _on_plane(plane, trace, aside=set_aside)
+        if on_plane is None or made_up(image, on_plane):
+            smoothed = _on_plane_smoothed(plane, weighed_smoothed)
         if (
             on_plane is not None
             and _every_cell_found(on_plane)
@@ -168,6 +190,15 @@ def search_board(image: np.ndarray, trace: Trace) -> BoardLocation | NotFound:
         )
     ):
         return on_plane
+    if smoothed is not None and (not found or made_up(image, found)):
+        # No board whose cells share a structure, on the plane or in the photo as it
+        # stands: the one the plane smoothed shows.  (What its search weighed is reported
+        # only then: smoothing makes blobs of a border's bricks and the grass round them,
+        # and a lattice of those, weighed as a rival, may stand for a board of raised
+        # objects the grid stage does not find on the grid placed.)
+        if trace is not None:
+            trace.extend(weighed_smoothed)
+        return smoothed
     return found
 
 
@@ -405,8 +436,34 @@ def _on_plane(
     ``screen``) warped square-on, in the photo's pixels; None when there is none.  What the
     search weighed goes to ``trace`` where it lies in the photo; what it set aside as no
     board (``Candidate.aside``) to ``aside`` too."""
+    found = _searched_on(plane, plane.image, trace, name, aside)
+    return None if found is None else _in_photo(plane, found)
+
+
+def _on_plane_smoothed(plane: Rectified, weighed: list[Candidate]) -> BoardLocation | None:
+    """The board found on the plane smoothed (SMOOTHED_PLANE), in the photo's pixels, where
+    its cells share a structure; else None.  What the search weighed goes to ``weighed`` as
+    "plane smoothed" (kept apart from the other searches' trace: see ``search_board``)."""
+    smooth = cv2.GaussianBlur(plane.image, (0, 0), SMOOTHED_PLANE)
+    found = _searched_on(plane, smooth, weighed, "plane smoothed", None)
+    if found is None or made_up(plane.image, found):
+        return None
+    return _in_photo(plane, found)
+
+
+def _searched_on(
+    plane: Rectified,
+    image: np.ndarray,
+    trace: Trace,
+    name: str,
+    aside: list[Candidate] | None,
+) -> BoardLocation | None:
+    """The board ``search_picture`` finds in ``image`` (the plane warped square-on, as it
+    stands or smoothed), in the plane's pixels; None when there is none, or when it lies
+    more than PAST_PLANE off the plane.  What it weighed goes to ``trace`` and ``aside``
+    as ``_on_plane`` says, its source named ``name`` first."""
     seen: list[Candidate] | None = [] if trace is not None or aside is not None else None
-    found = search_picture(plane.image, seen)
+    found = search_picture(image, seen)
     placed: list[Candidate] = []
     _trace_in_photo(plane, seen, placed, name)
     if trace is not None:
@@ -415,7 +472,7 @@ def _on_plane(
         aside.extend(candidate for candidate in placed if candidate.aside)
     if not found or cells_past(found.corners, found.rows, found.cols, plane.outline) > PAST_PLANE:
         return None  # a board on the plane lies on it
-    return _in_photo(plane, found)
+    return found
 
 
 #: A board found on the plane with at least this share of its cells found (not placed by a
