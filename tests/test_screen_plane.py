@@ -400,10 +400,11 @@ def test_a_small_screen_is_searched_enlarged(seed: int, monkeypatch: pytest.Monk
     _assert_read_as_drawn(reading, scene, 0.01)
 
 
-#: Tuning-side photos of a monitor whose small board of glowing lamps (3x9, 3x10), blurred
-#: and speckled by the camera's noise and the screen's moire, broke up into specks on the
-#: screen as warped: the screen smoothed shows it.
-SMOOTHED_SCREEN_SEEDS = [6028, 6116]
+#: Tuning-side photos of a monitor whose small board of glowing lamps (3x9; 6116 and 6120,
+#: not tested here for the suite's time, 3x10 and 13x14), blurred and speckled by the
+#: camera's noise and the screen's moire, broke up into specks on the screen as warped: the
+#: screen smoothed shows it.
+SMOOTHED_SCREEN_SEEDS = [6028]
 
 
 @pytest.mark.parametrize("seed", SMOOTHED_SCREEN_SEEDS)

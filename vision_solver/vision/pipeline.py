@@ -28,7 +28,7 @@ from .grid import Grid, find_grid, fit_tiles, parse_size, seen_obliquely
 from .imageio import read_image
 from .locate import Candidate, Trace, board_at, locate_board
 from .looks import Look, load_looks
-from .outer_lines import with_outer_lines
+from .outer_lines import with_outer_lines, without_foreign_lines
 from .overlay import LOW_CONFIDENCE, Marks, draw_overlay
 
 
@@ -125,7 +125,7 @@ def place_grid(
         grid = with_outer_lines(image, grid)
         # Nor is a line of what lies round the board (a page's squares, a floor's tiles):
         # the board less those lines is placed by its own tiles.
-        board = without_background_lines(image, grid)
+        board = without_foreign_lines(image, without_background_lines(image, grid))
         if board is not grid:
             grid = fit_tiles(image, board)
     if size is None and seen_obliquely(grid):
