@@ -162,7 +162,7 @@ def _sharing(
     others of its state, give the measure: a line shares the structure when its cells'
     median and least match reach SHARES_MEDIAN of the board's median and SHARES_LEAST of its
     tenth percentile."""
-    maps = _edge_maps(image, wide)
+    maps = _edge_maps(wide.rectify(image, EDGE_PX), wide.rows, wide.cols)
     inside = np.zeros((wide.rows, wide.cols), bool)
     inside[2:-2, 2:-2] = True
     matches, own, _ = _state_matches(maps, shows, states, inside)
@@ -181,9 +181,10 @@ def _sharing(
     return shares
 
 
-def _edge_maps(image: np.ndarray, grid: Grid) -> np.ndarray:
-    """``(rows, cols, EDGE_PX ** 2)``: each cell's edge map, less its own mean."""
-    maps = cell_edge_maps(grid.rectify(image, EDGE_PX), grid.rows, grid.cols)
+def _edge_maps(board: np.ndarray, rows: int, cols: int) -> np.ndarray:
+    """``(rows, cols, side ** 2)``: each cell's edge map, less its own mean, in a board of
+    ``rows`` x ``cols`` cells warped square-on (BGR)."""
+    maps = cell_edge_maps(board, rows, cols)
     return maps - maps.mean(axis=2, keepdims=True)
 
 
@@ -207,10 +208,8 @@ def _state_matches(
             own.append(np.zeros(0))
             continue
         mean_map = members.mean(axis=0)
-        if count > 1:
-            own.append(_correlation(members, (count * mean_map - members) / (count - 1)))
-        else:
-            own.append(np.zeros(0))
+        leave_one_out = (count * mean_map - members) / max(count - 1, 1)
+        own.append(_correlation(members, leave_one_out) if count > 1 else np.zeros(0))
         shown = flat_states == state
         matches[shown] = _correlation(flat_maps[shown], mean_map)
     return matches.reshape(state_of.shape), own, state_of
@@ -226,8 +225,7 @@ def without_foreign_lines(image: np.ndarray, grid: Grid) -> Grid:
     # (each cell's edges seen with what lies round it: an outer cell's outer edge too)
     wide = grid.widened(1)
     board = wide.rectify(image, EDGE_PX)
-    maps = cell_edge_maps(board, wide.rows, wide.cols)[1:-1, 1:-1]
-    maps = maps - maps.mean(axis=2, keepdims=True)
+    maps = _edge_maps(board, wide.rows, wide.cols)[1:-1, 1:-1]
     round_it = _middle_colours(board, wide.rows, wide.cols)
     shows = round_it[1:-1, 1:-1]
     # (each outer line of the grid, and the line beyond it: top, bottom, left, right)
