@@ -47,7 +47,7 @@ def apply_homography(homography: np.ndarray, uv: np.ndarray) -> np.ndarray:
     """
     uv = np.asarray(uv, dtype=np.float64)
     flat = uv.reshape(-1, 2)
-    pts = np.column_stack([flat, np.ones(len(flat))]) @ homography.T
+    pts = flat @ homography[:, :2].T + homography[:, 2]  # (u, v, 1) times the homography
     with np.errstate(divide="ignore", invalid="ignore"):
         mapped = pts[:, :2] / pts[:, 2:3]
     return mapped.reshape(uv.shape if uv.ndim > 1 else (-1, 2))
