@@ -102,10 +102,10 @@ def search_board(image: np.ndarray, trace: Trace) -> BoardLocation | NotFound:
     where more of its cells were found.  When no search found a whole board, a
     partial board on the plane is kept when the search as seen found a board
     off the plane (a picture on the wall, a keyboard) or fewer cells of it
-    (``_plane_rather``).  Where the plane shows no board, or a made-up one, the plane
-    smoothed is searched too (SMOOTHED_PLANE): its board is the answer only where no search
-    found one whose cells share a structure, and what that search weighed goes to ``trace``
-    only then.
+    (``_plane_rather``).  Where the plane shows no board, or a made-up one, and no other
+    search found one whose cells share a structure, the plane smoothed is searched last
+    (SMOOTHED_PLANE): the board it shows is the answer, and what that search weighed goes
+    to ``trace`` only then.
     """
     if image.ndim != 3 or image.shape[2] != 3:
         return NotFound(f"expected an H x W x 3 colour image, not shape {image.shape}")
@@ -121,16 +121,15 @@ def search_board(image: np.ndarray, trace: Trace) -> BoardLocation | NotFound:
     # piece of one cut off by the edges inside it (a panel's corner, a board's cells).
     outlined = quad is not None and drawn[next(i for i, q in enumerate(quads) if q is quad)]
     on_plane = None
-    smoothed = None  # the board on the plane smoothed, where the plane showed none
-    weighed_smoothed: list[Candidate] = []  # what the smoothed plane's search weighed
+    plane = None  # the plane warped square-on
+    smooth_later = False  # the plane showed no board, or a made-up one: search it smoothed
     screen_page = None  # the page colour of the screen the photo is aimed at
     if quad is not None and tilted(quad, PLANE_TILT):
         plane = rectify(image, quad)
         screen_page = _page_of(plane)
         set_aside: list[Candidate] = []  # lattices the plane's search judged no board
         on_plane = _on_plane(plane, trace, aside=set_aside)
-        if on_plane is None or made_up(image, on_plane):
-            smoothed = _on_plane_smoothed(plane, weighed_smoothed)
+        smooth_later = on_plane is None or made_up(image, on_plane)
         if (
             on_plane is not None
             and _every_cell_found(on_plane)
@@ -190,15 +189,18 @@ def search_board(image: np.ndarray, trace: Trace) -> BoardLocation | NotFound:
         )
     ):
         return on_plane
-    if smoothed is not None and (not found or made_up(image, found)):
+    if plane is not None and smooth_later and (not found or made_up(image, found)):
         # No board whose cells share a structure, on the plane or in the photo as it
-        # stands: the one the plane smoothed shows.  (What its search weighed is reported
-        # only then: smoothing makes blobs of a border's bricks and the grass round them,
-        # and a lattice of those, weighed as a rival, may stand for a board of raised
-        # objects the grid stage does not find on the grid placed.)
-        if trace is not None:
-            trace.extend(weighed_smoothed)
-        return smoothed
+        # stands: the one the plane smoothed shows, where it shows one.  (What its search
+        # weighed is reported only then: smoothing makes blobs of a border's bricks and the
+        # grass round them, and a lattice of those, weighed as a rival, may stand for a
+        # board of raised objects the grid stage does not find on the grid placed.)
+        weighed_smoothed: list[Candidate] = []
+        smoothed = _on_plane_smoothed(plane, weighed_smoothed)
+        if smoothed is not None:
+            if trace is not None:
+                trace.extend(weighed_smoothed)
+            return smoothed
     return found
 
 
