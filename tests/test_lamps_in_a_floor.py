@@ -268,6 +268,19 @@ def test_a_convincing_board_seen_closer_beats_a_lattice_of_the_floor_with_more_b
     _located_as_drawn(_scene(8284))
 
 
+def test_a_board_set_into_the_floor_that_is_a_part_of_the_objects_board_gives_way_to_it():
+    """Fresh tuning lamps (8572): the search found only a band of the floor running off the
+    picture; set into it, a skewed lattice of two of the five rows of lamps (half its places
+    held), and the objects' board all 5x9 of them.  The part gave way to the whole."""
+    scene = _scene(8572)
+    reading = read_board(scene.image, looks=[])
+    assert reading.puzzle == "lights"
+    assert reading.cells.tolist() == scene.cells.tolist()
+    # placed by the lamps' centres: within 2% of the diagonal
+    error = np.linalg.norm(np.asarray(reading.grid.corners) - scene.corners, axis=1).max()
+    assert error < 0.02 * _diagonal(scene.corners)
+
+
 def test_lit_lamps_alone_are_spaced_by_the_step_their_gaps_are_multiples_of():
     """Only a lights board's lit lamps show on the floor: the next lit one stands one to
     three steps on, so the step is the largest that every gap is a whole multiple of (2

@@ -96,7 +96,8 @@ def objects_rather(
     board that runs off the image so beat a board of objects within it (a
     band of a game's floor round a block of lamps), unless it is a floor round
     a board that ``board_within`` finds (``floor_round_board()``, asked only
-    then): that board is placed surer than objects are.  A lattice that fills
+    then): that board is placed surer than objects are, unless it is only a part of
+    theirs (``_no_more_than_a_part``).  A lattice that fills
     the view (``_fills_view``: a game's floor whose tiles meet the image's
     edges) gives way likewise to a board of objects in every cell, a quarter of
     its area or less (OBJECTS_IN_VIEW), unless the board ``board_within`` sets
@@ -123,7 +124,7 @@ def objects_rather(
         and objects_off <= OBJECTS_OFF_IMAGE
         and cells_off_image(location.corners, location.rows, location.cols, shape)
         > OBJECTS_OFF_IMAGE
-        and floor_round_board() is None
+        and _no_more_than_a_part(floor_round_board(), objects)
     ):
         return True  # an unconvincing lattice running off the image: a floor's, not a board
     if (
@@ -147,6 +148,18 @@ def objects_rather(
         theirs.mean(axis=0) - middle
     )
     return bool(apart and (larger or nearer or not lattice_convincing))
+
+
+def _no_more_than_a_part(within: BoardLocation | None, objects: BoardLocation) -> bool:
+    """True when no board was found set into the floor (``within`` None), or one that is a
+    part of the objects' board: fewer cells, its middle inside the objects' outline, and its
+    places held by objects less surely (a lattice of two of five rows of lamps, skewed over
+    the floor's tiles, where the objects' board holds them all)."""
+    return within is None or (
+        within.rows * within.cols < objects.rows * objects.cols
+        and inside(within.corners.mean(axis=0), objects.corners)
+        and within.confidence < objects.confidence
+    )
 
 
 def _fills_view(location: BoardLocation, shape: tuple[int, ...]) -> bool:
