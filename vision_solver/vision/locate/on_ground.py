@@ -96,8 +96,8 @@ def objects_rather(
     board that runs off the image so beat a board of objects within it (a
     band of a game's floor round a block of lamps), unless it is a floor round
     a board that ``board_within`` finds (``floor_round_board()``, asked only
-    then): that board is placed surer than objects are, unless it is only a part of
-    theirs (``_no_more_than_a_part``).  A lattice that fills
+    then) and more than a part of the objects' board (``_no_more_than_a_part``): that
+    board is placed surer than objects are.  A lattice that fills
     the view (``_fills_view``: a game's floor whose tiles meet the image's
     edges) gives way likewise to a board of objects in every cell, a quarter of
     its area or less (OBJECTS_IN_VIEW), unless the board ``board_within`` sets
