@@ -259,15 +259,6 @@ def test_lamps_whose_unlit_ones_hardly_show_are_found_by_the_lit_ones(seed):
     _located_as_drawn(_scene(seed))
 
 
-def test_a_convincing_board_seen_closer_beats_a_lattice_of_the_floor_with_more_blobs():
-    """Fresh tuning lamps (8284): the coarse look found no convincing board, only a lattice
-    grown over the floor round a part of the lamps (81 blobs, running off the picture); at
-    full detail the search found the block of lamps, 8x3, whole and convincingly, but with
-    fewer blobs (19) it did not stand for the coarse lattice, and a board of objects of a
-    part of the lamps won over both."""
-    _located_as_drawn(_scene(8284))
-
-
 def test_a_board_set_into_the_floor_that_is_a_part_of_the_objects_board_gives_way_to_it():
     """Fresh tuning lamps (8572): the search found only a band of the floor running off the
     picture; set into it, a skewed lattice of two of the five rows of lamps (half its places

@@ -345,8 +345,7 @@ def search_stages(
     the page colour of a screen found in the photo (``_best_lattice``)."""
     # Coarse first (fast).  When that finds nothing convincing (tiny cells, a
     # tiny or gappy board), look again at full detail: first around what the
-    # coarse pass found, then over the whole image; keep what holds more cells, or a
-    # convincing board rather than a lattice that is none and lacks some of its cells.
+    # coarse pass found, then over the whole image; keep what holds more cells.
     work, scale = work_image(image, COARSE_SIDE)
     offset = np.zeros(2)
 
@@ -423,13 +422,9 @@ def search_stages(
                 or (
                     len(fine.members) > len(best.members)
                     or (pitch(best) < MIN_PITCH and len(fine.members) >= 0.8 * len(best.members))
-                    # specks of a textured ground (a lattice they make up), or a lattice
-                    # no convincing board that lacks some of its cells (a patch of a floor
-                    # grown round a part of the board), give way to a convincing board of
-                    # cells seen closer, however many blobs they held.  (A lattice found
-                    # whole is the board seen small, and a convincing one seen closer a
-                    # part of it.)
-                    or (convincing(fine) and (specks(best) or _gappy_and_unconvincing(best)))
+                    # specks of a textured ground (a lattice they make up) give way to a
+                    # convincing board of cells seen closer, however many specks they were
+                    or (specks(best) and convincing(fine))
                 )
                 and not _gaps_between(best, (scale, offset), fine, (fine_scale, fine_offset))
             ):
@@ -469,13 +464,6 @@ def search_stages(
             yield objects
             return
     yield location
-
-
-def _gappy_and_unconvincing(lattice: Lattice) -> bool:
-    """True for a lattice no convincing board (``convincing``) some of whose cells hold no
-    blob."""
-    rows, cols = lattice.shape
-    return not convincing(lattice) and len(lattice.members) < rows * cols
 
 
 def _on_palette(
