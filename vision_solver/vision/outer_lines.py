@@ -208,8 +208,10 @@ def _state_matches(
             own.append(np.zeros(0))
             continue
         mean_map = members.mean(axis=0)
-        leave_one_out = (count * mean_map - members) / max(count - 1, 1)
-        own.append(_correlation(members, leave_one_out) if count > 1 else np.zeros(0))
+        if count > 1:  # each with the mean of the others
+            own.append(_correlation(members, (count * mean_map - members) / (count - 1)))
+        else:
+            own.append(np.zeros(0))
         shown = flat_states == state
         matches[shown] = _correlation(flat_maps[shown], mean_map)
     return matches.reshape(state_of.shape), own, state_of
