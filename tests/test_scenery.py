@@ -74,6 +74,19 @@ def test_a_board_on_a_page_under_a_glare_spot_is_no_floor() -> None:
     assert np.linalg.norm(found.corners - scene.corners, axis=1).mean() < 0.01 * diagonal
 
 
+def test_a_lattice_found_whole_stands_for_a_convincing_part_of_it_seen_closer() -> None:
+    """A tuning-side photo of arrow tiles with a competitor in view: the coarse look found
+    the board whole (3x12), though as no convincing board (look-alikes half-way between its
+    points: the glyphs' parts), and the closer look round it a convincing 3x10 part of it,
+    with fewer blobs.  The lattice found whole stands: it is the board seen small."""
+    scene = photo_scene(68, "competing")
+    assert is_tuning(68)
+    found = locate_board(scene.image)
+    assert (found.rows, found.cols) == scene.cells.shape
+    diagonal = float(np.linalg.norm(scene.corners[2] - scene.corners[0]))
+    assert np.linalg.norm(found.corners - scene.corners, axis=1).mean() < 0.01 * diagonal
+
+
 #: Tuning-side photos of a monitor with a keyboard in front of it (the keys, larger than the
 #: board's cells, were found first and ended the search).
 KEYBOARD_SEEDS = [36, 84]

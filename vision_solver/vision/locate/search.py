@@ -345,7 +345,9 @@ def search_stages(
     the page colour of a screen found in the photo (``_best_lattice``)."""
     # Coarse first (fast).  When that finds nothing convincing (tiny cells, a
     # tiny or gappy board), look again at full detail: first around what the
-    # coarse pass found, then over the whole image; keep what holds more cells.
+    # coarse pass found, then over the whole image; keep what holds more cells, or a
+    # convincing board seen closer where the coarse lattice was a floor's patch round a
+    # part of it (``_part_seen_closer``).
     work, scale = work_image(image, COARSE_SIDE)
     offset = np.zeros(2)
 
@@ -396,6 +398,7 @@ def search_stages(
         yield NotFound("objects on a ground still to be looked for")
     else:
         yield first_look
+    floor: BoardLocation | NotFound | None = None  # a coarse lattice a board seen closer beat
     if max(image.shape[:2]) > COARSE_SIDE and not convincing(best):
         regions = [around(best, scale, image.shape)] if best is not None else []
         whole_image = (0, 0, image.shape[1], image.shape[0])
@@ -425,12 +428,15 @@ def search_stages(
                     # specks of a textured ground (a lattice they make up) give way to a
                     # convincing board of cells seen closer, however many specks they were
                     or (specks(best) and convincing(fine))
+                    or _part_seen_closer(best, fine)
                 )
                 and not _gaps_between(best, (scale, offset), fine, (fine_scale, fine_offset))
             ):
                 if coarse.textured and specks(fine) and not specks(best):
                     # the ground's texture seen closer (stones, grass), not more of the board
                     continue
+                if _part_seen_closer(best, fine):
+                    floor = _lattice_location(best, scale, offset, image.shape)
                 best, scale, offset = fine, fine_scale, fine_offset
             whole = (x0, y0, x1, y1) == (0, 0, image.shape[1], image.shape[0])
             runs_on_past = not whole and touches_edge(best, x1 - x0, y1 - y0, scale)
@@ -444,6 +450,10 @@ def search_stages(
                 if grown not in regions:
                     regions.insert(searched, grown)
     location = _lattice_location(best, scale, offset, image.shape)
+    if location and floor:
+        # The coarse look's lattice, a floor's, may hold this board set into it: placed by the
+        # floor's tiles it lies surer than by its own cells' middles.
+        location = _set_into_floor(image, floor, location)
     if objects_to_look_for(coarse.textured, best, location, image.shape):
         objects = object_location(image, trace)
         if objects is not None and location and made_up(image, objects):
@@ -464,6 +474,31 @@ def search_stages(
             yield objects
             return
     yield location
+
+
+def _set_into_floor(image: np.ndarray, floor: BoardLocation, board: BoardLocation) -> BoardLocation:
+    """``board`` as ``board_within`` sets it into ``floor`` where that finds it there (the
+    same rows and cols, each corner within half a cell of the board's), else ``board``."""
+    within = board_within(image, floor)
+    if within is None or (within.rows, within.cols) != (board.rows, board.cols):
+        return board
+    cell = np.linalg.norm(board.corners[2] - board.corners[0]) / np.hypot(board.rows, board.cols)
+    apart = np.linalg.norm(within.corners - board.corners, axis=1).max()
+    return within if apart < 0.5 * cell else board
+
+
+def _part_seen_closer(coarse: Lattice, fine: Lattice) -> bool:
+    """Whether ``fine`` is a convincing board seen closer where the coarse look grew a
+    lattice of another shape that is none and lacks some of its cells: a patch of a floor
+    grown round a part of the board.  (The same shape seen closer is the same board: the look
+    that found more of its blobs stands.)"""
+    rows, cols = coarse.shape
+    return (
+        convincing(fine)
+        and fine.shape != coarse.shape
+        and not convincing(coarse)
+        and len(coarse.members) < rows * cols
+    )
 
 
 def _on_palette(
