@@ -752,12 +752,17 @@ def _tip(box: np.ndarray) -> bool | None:
     is its tip: True for the first row's, False for the last's, None when neither clearly is.
 
     The glyph's width (its extent across, row by row) is taken within TIP_NEAR of its length
-    from either end (the most there) and TIP_FAR in; the tip's end widens going inward by
-    TIP_WIDENS of the glyph's widest more than the other end does.  Asked first: a block
-    arrow, its shaft nearly as wide as its head, has notches too small for their centroid
-    to lie behind the glyph's.  Measured on the made-up glyphs of the tuning looks (1,800
-    masks, 20 to 44 pixels long, in four turns): 82 pointed wrong without it, 19 with it;
-    arrow tiles, 120 boards: 116 read exactly without it, 117 with it.
+    from either end and within TIP_FAR of it (the most in each); the tip's end widens going
+    inward by TIP_WIDENS of the glyph's widest more than the other end does.  Asked first: a
+    block arrow, its shaft nearly as wide as its head, has notches too small for their
+    centroid to lie behind the glyph's.  Measured on the made-up glyphs of the tuning looks
+    (1,800 masks, 20 to 44 pixels long, in four turns): 82 pointed wrong without it, 19 with
+    it; arrow tiles, 120 boards: 116 read exactly without it, 117 with it.  The most within
+    TIP_FAR, not the width at TIP_FAR: a short head narrows within a quarter of a thin
+    arrow's length, and a quarter in lies in its shaft (fresh tuning arrow tiles 8172 read
+    a half turn off).  Measured: 1,800 drawn masks (another draw) 2 pointed wrong at TIP_FAR,
+    0 within it; 350 tuning arrow boards (arrow tiles 0-396 and 8000-8396, made-up glyphs
+    0-396 and 8000-8196), 345 read exactly at TIP_FAR, 346 within it (8172), none lost.
     """
     filled = box.any(axis=1)
     first = np.argmax(box, axis=1)
@@ -772,7 +777,7 @@ def _tip(box: np.ndarray) -> bool | None:
         (at its widest there: one ragged row of a blunt end is no tip)."""
         near = float(widths[: max(1, int(round(TIP_NEAR * (len(widths) - 1)))) + 1].max())
         i = int(round(TIP_FAR * (len(widths) - 1)))
-        return (float(widths[max(0, i - 1) : i + 2].mean()) - near) / widest
+        return (float(widths[: i + 2].max()) - near) / widest
 
     lead = widening(widths) - widening(widths[::-1])
     if abs(lead) < TIP_WIDENS:
