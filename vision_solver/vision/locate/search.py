@@ -420,6 +420,7 @@ def search_stages(
             fine = _best_lattice(
                 fine_work, record=recorder(fine_scale, fine_offset, "fine"), screen_page=screen_page
             ).lattice
+            part_closer = fine is not None and best is not None and _part_seen_closer(best, fine)
             if fine is not None and (
                 best is None
                 or (
@@ -428,14 +429,14 @@ def search_stages(
                     # specks of a textured ground (a lattice they make up) give way to a
                     # convincing board of cells seen closer, however many specks they were
                     or (specks(best) and convincing(fine))
-                    or _part_seen_closer(best, fine)
+                    or part_closer
                 )
                 and not _gaps_between(best, (scale, offset), fine, (fine_scale, fine_offset))
             ):
                 if coarse.textured and specks(fine) and not specks(best):
                     # the ground's texture seen closer (stones, grass), not more of the board
                     continue
-                if _part_seen_closer(best, fine):
+                if part_closer:
                     floor = _lattice_location(best, scale, offset, image.shape)
                 best, scale, offset = fine, fine_scale, fine_offset
             whole = (x0, y0, x1, y1) == (0, 0, image.shape[1], image.shape[0])
@@ -482,9 +483,8 @@ def _set_into_floor(image: np.ndarray, floor: BoardLocation, board: BoardLocatio
     within = board_within(image, floor)
     if within is None or (within.rows, within.cols) != (board.rows, board.cols):
         return board
-    cell = np.linalg.norm(board.corners[2] - board.corners[0]) / np.hypot(board.rows, board.cols)
     apart = np.linalg.norm(within.corners - board.corners, axis=1).max()
-    return within if apart < 0.5 * cell else board
+    return within if apart < 0.5 * cell_size(board.corners, board.rows, board.cols) else board
 
 
 def _part_seen_closer(coarse: Lattice, fine: Lattice) -> bool:
