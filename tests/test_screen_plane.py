@@ -600,3 +600,22 @@ def test_round_tiles_whose_seams_a_photo_blurs_are_the_board_not_their_gaps() ->
     assert (location.rows, location.cols) == scene.cells.shape
     diagonal = float(np.linalg.norm(scene.corners[2] - scene.corners[0]))
     assert np.linalg.norm(location.corners - scene.corners, axis=1).mean() < 0.01 * diagonal
+
+
+def test_a_board_found_in_a_box_round_a_part_of_it_is_looked_for_until_whole() -> None:
+    """A tuning-side monitor photo of a 5x7 board: the screen warped square-on shows a 2x4
+    part of it coarsely, a 5x3 part in the box round that, a 5x5 part in the box round
+    that, each running on past its box.  The box round what was found is searched again
+    (GROWN_BOXES) until the board found lies within it: all 35 cells, where the look over
+    the whole plane found no more than 25 of them."""
+    from vision_solver.vision.locate.search import search_picture
+
+    seed = 6108
+    assert is_tuning(seed)
+    scene = photo_scene(seed, "monitor")
+    plane = _screen(scene.image)
+    found = search_picture(plane.image, None)
+    assert (found.rows, found.cols) == scene.cells.shape
+    truth = apply(np.linalg.inv(plane.to_photo), scene.corners)
+    diagonal = float(np.linalg.norm(truth[2] - truth[0]))
+    assert np.linalg.norm(found.corners - truth, axis=1).max() < 0.02 * diagonal

@@ -261,6 +261,13 @@ def _best_lattice(
 SAME_PLACE = 0.25
 
 
+#: A board found in a box round a part of it, running on past the box's edge, is looked for
+#: again in the box round what was found, at most this many times (each look finding more of
+#: it: a 5x3 part of a 5x7 board grew to 5x5 in the first box round it, and whole in the
+#: next; the look over the whole picture, at a coarser scale, found no more cells than 25).
+GROWN_BOXES = 3
+
+
 def _tiles_for_gaps(lattices: list[Lattice], blobs: list[Blob], lab: np.ndarray) -> list[Lattice]:
     """``lattices``, each lattice of the gaps between rounded tiles (``tiles_around``) given
     as the board of its tiles, or left out when another lattice found those tiles already
@@ -404,7 +411,7 @@ def search_stages(
         whole_image = (0, 0, image.shape[1], image.shape[0])
         if whole_image not in regions:  # the box around may be the whole image already
             regions.append(whole_image)
-        searched, grown_once = 0, False
+        searched, grown = 0, 0
         while searched < len(regions):
             x0, y0, x1, y1 = regions[searched]
             searched += 1
@@ -443,13 +450,13 @@ def search_stages(
             runs_on_past = not whole and touches_edge(best, x1 - x0, y1 - y0, scale)
             if convincing(best) and not runs_on_past:
                 break
-            if runs_on_past and best is fine and not grown_once:
+            if runs_on_past and best is fine and grown < GROWN_BOXES:
                 # The board found in the box runs on past its edge (the coarse lattice was a
-                # part of it): the box around what was found is searched next, once.
-                grown_once = True
-                grown = around(best, scale, image.shape, offset)
-                if grown not in regions:
-                    regions.insert(searched, grown)
+                # part of it): the box around what was found is searched next.
+                grown += 1
+                box = around(best, scale, image.shape, offset)
+                if box not in regions:
+                    regions.insert(searched, box)
     location = _lattice_location(best, scale, offset, image.shape)
     if location and floor:
         # The coarse look's lattice, a floor's, may hold this board set into it: placed by the
