@@ -262,9 +262,10 @@ SAME_PLACE = 0.25
 
 
 #: A board found in a box round a part of it, running on past the box's edge, is looked for
-#: again in the box round what was found, at most this many times (each look finding more of
-#: it: a 5x3 part of a 5x7 board grew to 5x5 in the first box round it, and whole in the
-#: next; the look over the whole picture, at a coarser scale, found no more cells than 25).
+#: again in the box round what was found, at most this many times, and only while each box's
+#: look stands for the one before it (tuning monitor 6108: a 5x3 part of a 5x7 board grew to
+#: 5x5 in the box round it, and whole in the next; the look over the whole plane found no
+#: more than 25 of its cells).
 GROWN_BOXES = 3
 
 
