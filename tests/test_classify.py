@@ -745,45 +745,6 @@ def test_thin_shafted_arrows_point_to_their_heads_not_their_tails():
     assert reading.cells.tolist() == scene.cells.tolist()
 
 
-def test_cells_that_are_their_own_quarter_turns_point_nowhere():
-    """Rounded squares, each with a pixel or two of noise, match themselves in every turn
-    and so one "turn" per cell is as good as another; their votes on the way they point are
-    too unsure (under POINTING_SURE a cell) for the board to be one of directions.  Arrows,
-    drawn as ``_up_glyph`` draws them, in random turns vote surely."""
-    from vision_solver.vision.classify.turns import POINTING_SURE, _offset
-
-    rng = np.random.default_rng(5)
-    size = 32
-    squares = []
-    for _ in range(12):
-        square = np.zeros((size, size), np.float32)
-        cv2.rectangle(square, (6, 6), (25, 25), 1.0, -1)
-        square[rng.integers(6, 26), rng.integers(6, 26)] = 0.0  # a pixel of noise
-        square[6, rng.integers(6, 26)] = 0.0
-        squares.append(cv2.GaussianBlur(square, (0, 0), 1.0))
-    turns = rng.integers(0, 4, 12)
-    _, _, sureness = _offset([np.stack(squares)], turns)
-    assert sureness < POINTING_SURE
-    up = _up_glyph("arrow", size, 0.1, 0.3).astype(np.float32)
-    arrows = np.stack([np.rot90(up, -int(turn)).copy() for turn in turns])
-    direction, _, sureness = _offset([arrows], turns)
-    assert sureness >= 2 * POINTING_SURE
-    assert direction == 0
-
-
-def test_square_lamps_in_a_floor_read_as_lights_not_arrows():
-    """Fresh tuning lamps in a floor (8272): square lamps, lit with a pale core, unlit dark,
-    are their own quarter turns; the turn reader took them for one object turned from cell to
-    cell, its votes on "up" clear as a share of votes that were each nearly nothing (0.02 to
-    0.04 a cell), and read the board as arrows."""
-    from synth.wild import wild_scene
-
-    scene = wild_scene(8272, "lights-in-scene")
-    reading = read_board(scene.image, looks=[])
-    assert reading.puzzle == "lights"
-    assert reading.cells.tolist() == scene.cells.tolist()
-
-
 def test_the_glyphs_colour_is_the_colour_every_cell_holds():
     """Twelve cells of four tile colours, each with a highlight of its own colour that inks
     nearly as much as the glyph and covers three times as much, and a small white glyph in

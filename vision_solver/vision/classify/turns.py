@@ -116,12 +116,6 @@ VOTE_SCALE = 2
 TIP_NEAR = 0.05
 TIP_FAR = 0.25
 TIP_WIDENS = 0.25
-#: Cells that point (``pointing``) do so surely: their votes average at least this sureness
-#: (how much more a glyph is mirror-symmetric about one axis than about the other), in one
-#: kind of map at least.  Objects that are their own quarter turns point nowhere: square
-#: lamps in a floor voted 0.02 to 0.04 a cell (tuning lamps 8272, read as arrows), arrows
-#: on tiles and made-up glyphs, screenshots and photos of a monitor, 0.23 to 0.61.
-POINTING_SURE = 0.1
 
 
 @dataclass
@@ -556,9 +550,7 @@ def _read_maps(
     else:
         sample_turns = turns
     voting = [sample_maps] if voters is None else voters()
-    offset, offset_margin, sureness = _offset(voting, sample_turns)
-    if sureness < POINTING_SURE:
-        return None  # the cells point nowhere: objects that are their own quarter turns
+    offset, offset_margin = _offset(voting, sample_turns)
     ordered = np.sort(scores, axis=1)
     best, second = ordered[:, -1], ordered[:, -2]
     cells = ((offset + turns) % 4).astype(np.int64).reshape(rows, cols)
@@ -681,10 +673,9 @@ def _cut_mean(turned: np.ndarray, turns: np.ndarray, where: np.ndarray, side: in
     return np.ascontiguousarray(cut.mean(axis=0).astype(np.float32))
 
 
-def _offset(kinds: list[np.ndarray], turns: np.ndarray) -> tuple[int, float, float]:
-    """The direction the board's object points in the template's frame, how clearly the
-    votes say so (the winner's share of them less the runner-up's), and how surely the cells
-    point at all (their votes' mean sureness, in the kind of maps that points most surely).
+def _offset(kinds: list[np.ndarray], turns: np.ndarray) -> tuple[int, float]:
+    """The direction the board's object points in the template's frame, and how clearly the
+    votes say so (the winner's share of them less the runner-up's).
 
     ``kinds``: one or more kinds of maps of the same cells (their ink, their
     glyph colour).  Every cell, turned into that frame and enlarged
@@ -693,14 +684,12 @@ def _offset(kinds: list[np.ndarray], turns: np.ndarray) -> tuple[int, float, flo
     average map votes too, once.  Each kind's votes count as a share of its own.
     """
     votes = np.zeros(4)
-    sureness = 0.0
     for maps in kinds:
         kind_votes = _pointing_votes(maps, turns)
         votes += kind_votes / max(float(kind_votes.sum()), 1e-9)
-        sureness = max(sureness, float(kind_votes.sum()) / (len(maps) + 1))  # the mean map too
     ordered = np.sort(votes)
     margin = float((ordered[-1] - ordered[-2]) / ordered.sum()) if ordered.sum() > 0 else 0.0
-    return int(np.argmax(votes)), margin, sureness
+    return int(np.argmax(votes)), margin
 
 
 def _pointing_votes(maps: np.ndarray, turns: np.ndarray) -> np.ndarray:
